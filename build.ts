@@ -1,0 +1,468 @@
+// Build: the console for each brand as a set of precompressed files for a
+// terminal's flash, with a manifest, under the size budget.
+//
+//   npm run build                                  all brands, all locales
+//   npm run build -- --brand anviz --locales en,es  a subset
+//   npm run build -- --out /tmp/x                   another output folder
+//
+// The JavaScript and CSS are built once and are the same for every brand;
+// each brand's index.html carries its title, colours, copyright and logo.
+import { build as esbuild, transform, type Metafile, type Plugin } from 'esbuild';
+import { gzipAsync } from '@gfx/zopfli';
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { normalizeLocale } from './src/i18n/locale.ts';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+export interface BuildOptions {
+  brands?: string[];
+  locales?: string[];
+  out?: string;
+  /** Skip `lingui extract` (tests that build twice extract once). */
+  extract?: boolean;
+  quiet?: boolean;
+}
+
+export interface ManifestFile {
+  path: string;
+  bytes: number;
+  gzipBytes: number;
+  sha256: string;
+}
+export interface Manifest {
+  brand: string;
+  version: string;
+  files: ManifestFile[];
+}
+
+export type FileKind = 'html' | 'js' | 'css' | 'catalog' | 'image';
+interface Budget {
+  perFile: Record<FileKind, number>;
+  perBrand: { loginCriticalPath: number; totalEnglish: number; total: number };
+}
+
+export interface BrandReport {
+  brand: string;
+  files: (ManifestFile & { kind: FileKind; critical: boolean })[];
+  criticalPath: number;
+  totalEnglish: number;
+  total: number;
+  overBudget: string[];
+}
+
+export function allBrands(): string[] {
+  return readdirSync(join(ROOT, 'brands'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+}
+
+/** The default brand is named in one place: brands/index.json. */
+export function defaultBrand(): string {
+  return JSON.parse(readFileSync(join(ROOT, 'brands/index.json'), 'utf8')).default;
+}
+
+export function allLocales(): string[] {
+  return pkg.lingui.locales as string[];
+}
+
+function run(cmd: string, args: string[], quiet: boolean): void {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed\n${r.stdout ?? ''}${r.stderr ?? ''}`);
+}
+
+/** Minimal PO reader: msgid -> msgstr (used to check English is complete). */
+export function readPo(file: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const text = readFileSync(file, 'utf8');
+  const unquote = (s: string) => JSON.parse(s) as string;
+  let id: string | null = null;
+  let str = '';
+  let field: 'id' | 'str' | null = null;
+  const flush = () => {
+    if (id) out.set(id, str);
+    id = null;
+    str = '';
+    field = null;
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#~')) continue; // obsolete entries
+    if (line.startsWith('msgid ')) {
+      flush();
+      id = unquote(line.slice(6));
+      field = 'id';
+    } else if (line.startsWith('msgstr ')) {
+      str = unquote(line.slice(7));
+      field = 'str';
+    } else if (line.startsWith('"') && field) {
+      if (field === 'id') id += unquote(line);
+      else str += unquote(line);
+    } else if (line === '') {
+      flush();
+    }
+  }
+  flush();
+  return out;
+}
+
+/** Extract and compile the catalogues (SPEC §1: same keys in every locale). */
+export function prepareCatalogs(extract: boolean, quiet: boolean): void {
+  const lingui = join(ROOT, 'node_modules/.bin/lingui');
+  if (extract) run(lingui, ['extract', '--clean'], quiet);
+  const en = readPo(join(ROOT, 'locales/en/messages.po'));
+  const missing = [...en].filter(([id, s]) => !s || s === id).map(([id]) => id);
+  if (missing.length) throw new Error(`English text missing in locales/en/messages.po for: ${missing.join(', ')}`);
+  run(lingui, ['compile'], quiet);
+}
+
+/**
+ * esbuild plugin: the console ships only what requests need from the contract
+ * (method, path, encoding per call, and the constants); field tables and
+ * documentation stay on the build machine, the simulator and docs/API.md.
+ */
+function contractPlugin(): Plugin {
+  return {
+    name: 'contract',
+    setup(b) {
+      b.onLoad({ filter: /src[\\/]api[\\/]contract\.ts$/ }, async () => {
+        const contract = await import('./src/api/contract.ts');
+        // Calls grouped by "METHOD encoding"; every path equals its call name.
+        const groups: Record<string, string[]> = {};
+        for (const [name, c] of Object.entries(contract.CALLS)) {
+          if (c.path !== name) throw new Error(`contract: ${name} has path ${c.path}; the client table assumes they match`);
+          (groups[`${c.method} ${c.encoding}`] ??= []).push(name);
+        }
+        const lines = Object.entries(contract)
+          .filter(([k]) => k !== 'CALLS' && k !== 'ENVELOPE')
+          .map(([k, v]) => `export const ${k} = ${JSON.stringify(v)};`);
+        lines.push(
+          `export const CALLS = {};`,
+          `for (const [k, names] of Object.entries(${JSON.stringify(groups)})) { const [method, encoding] = k.split(" "); for (const path of names) CALLS[path] = { method, path, encoding }; }`,
+        );
+        return { contents: lines.join('\n'), loader: 'js' };
+      });
+    },
+  };
+}
+
+/** esbuild plugin: `virtual:catalogs`, one on-demand loader per built locale. */
+function catalogsPlugin(locales: string[]): Plugin {
+  return {
+    name: 'catalogs',
+    setup(b) {
+      b.onResolve({ filter: /^virtual:catalogs$/ }, () => ({ path: 'catalogs', namespace: 'virtual' }));
+      b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({
+        resolveDir: ROOT,
+        loader: 'js',
+        contents:
+          'export default {' +
+          locales.map((l) => `${JSON.stringify(l)}: () => import(${JSON.stringify(`./locales/${l}/messages.mjs`)})`).join(',') +
+          '}',
+      }));
+    },
+  };
+}
+
+interface AppBuild {
+  files: Map<string, Uint8Array>; // served name -> content
+  entry: string;
+  css: string;
+  catalogs: Record<string, string>; // locale -> served name
+  preload: string[]; // the entry's static imports, preloaded by index.html
+  login: string[]; // the login screen's chunks, preloaded when signed out
+  layout: string[]; // the layout's chunks, preloaded when signed in
+  critical: Set<string>; // served names on the English login path (besides index.html)
+}
+
+/** One esbuild pass for all brands. */
+async function buildApp(locales: string[]): Promise<AppBuild> {
+  const result = await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: [
+      { in: 'src/main.tsx', out: 'app' },
+      ...locales.map((l) => ({ in: `locales/${l}/messages.mjs`, out: `lang-${l}` })),
+    ],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome90', 'firefox90', 'safari15'],
+    minify: true,
+    legalComments: 'none',
+    charset: 'utf8',
+    write: false,
+    outdir: 'out',
+    entryNames: '[name]-[hash]',
+    chunkNames: 'c-[hash]',
+    metafile: true,
+    jsx: 'automatic',
+    jsxImportSource: 'react',
+    // The UI is written against React's API; Preact runs it (DESIGN.md).
+    alias: {
+      react: 'preact/compat',
+      'react-dom': 'preact/compat',
+      // wouter reaches useSyncExternalStore through the CommonJS shim, which
+      // would pull its own fallback in; preact/compat has the real thing.
+      'use-sync-external-store/shim/index.js': './src/shim/use-sync-external-store.ts',
+      'use-sync-external-store/shim': './src/shim/use-sync-external-store.ts',
+    },
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      __LOCALES__: JSON.stringify(locales),
+    },
+    plugins: [catalogsPlugin(locales), contractPlugin()],
+  });
+  const files = new Map<string, Uint8Array>();
+  for (const f of result.outputFiles) files.set(basename(f.path), f.contents);
+  const meta: Metafile = result.metafile;
+  if (process.env.BUILD_METAFILE) writeFileSync(process.env.BUILD_METAFILE, JSON.stringify(meta));
+  checkSingleCopies(meta);
+  const outputs = Object.entries(meta.outputs);
+  const name = (p: string) => basename(p);
+  const entryOut = outputs.find(([, o]) => o.entryPoint === 'src/main.tsx')!;
+  const entry = name(entryOut[0]);
+  const css = name(entryOut[1].cssBundle!);
+  const catalogs: Record<string, string> = {};
+  for (const l of locales) catalogs[l] = name(outputs.find(([, o]) => o.entryPoint === `locales/${l}/messages.mjs`)![0]);
+  // Static imports of a chunk, transitively.
+  const staticDeps = (file: string, seen = new Set<string>()): Set<string> => {
+    for (const imp of meta.outputs[`out/${file}`].imports) {
+      if (imp.kind === 'import-statement' && !seen.has(name(imp.path))) {
+        seen.add(name(imp.path));
+        staticDeps(name(imp.path), seen);
+      }
+    }
+    return seen;
+  };
+  const chunkFor = (src: string) => {
+    const o = outputs.find(([, out]) => out.entryPoint === src);
+    if (!o) throw new Error(`no output for ${src}`);
+    const file = name(o[0]);
+    return [file, ...staticDeps(file)];
+  };
+  const always = [...staticDeps(entry)];
+  const without = (list: string[]) => [...new Set(list)].filter((f) => f !== entry && !always.includes(f));
+  const login = without(chunkFor('src/screens/Login.tsx'));
+  const layout = without(chunkFor('src/shell/Layout.tsx'));
+  const critical = new Set([entry, css, ...always, ...login]);
+  if (catalogs.en) critical.add(catalogs.en);
+  return { files, entry, css, catalogs, preload: always, login, layout, critical };
+}
+
+/** Fail when a library is bundled twice (e.g. Preact through a CommonJS shim). */
+function checkSingleCopies(meta: Metafile): void {
+  // What actually ships: inputs that left bytes in some output.
+  const inputs = [
+    ...new Set(
+      Object.values(meta.outputs).flatMap((o) =>
+        Object.entries(o.inputs)
+          .filter(([, i]) => i.bytesInOutput > 0)
+          .map(([p]) => p),
+      ),
+    ),
+  ];
+  const preactCores = inputs.filter((p) => /node_modules\/preact\/dist\//.test(p));
+  const shims = inputs.filter((p) => p.includes('use-sync-external-store/'));
+  const parsers = inputs.filter((p) => p.includes('@messageformat/parser') || p.includes('compileMessage'));
+  const problems = [
+    preactCores.length > 1 && `two copies of Preact: ${preactCores.join(', ')}`,
+    shims.length > 0 && `use-sync-external-store shim bundled: ${shims.join(', ')}`,
+    parsers.length > 0 && `runtime message parser bundled: ${parsers.join(', ')}`,
+  ].filter(Boolean);
+  if (problems.length) throw new Error(`bundle check failed:\n  ${problems.join('\n  ')}`);
+}
+
+function hashName(base: string, ext: string, content: Uint8Array): string {
+  return `${base}-${createHash('sha256').update(content).digest('hex').slice(0, 8).toUpperCase()}.${ext}`;
+}
+
+/**
+ * Inline in index.html: start the downloads the first screen needs alongside
+ * the app instead of after it: the chosen language's catalogue, and the login
+ * screen or the layout depending on whether a session cookie is present.
+ */
+async function preloadScript(app: AppBuild): Promise<string> {
+  const data = { c: app.catalogs, i: app.login, o: app.layout };
+  const src = `(function(d){function p(f){var k=document.createElement("link");k.rel="modulepreload";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),Object.keys(d.c))}catch(e){}p(d.c[l]);(/(^|; *)Admin-Token=/.test(document.cookie)?d.o:d.i).forEach(p)})(${JSON.stringify(data)})`;
+  return (await transform(src, { minify: true, loader: 'js' })).code.trim();
+}
+
+function jsonForScript(v: unknown): string {
+  return JSON.stringify(v).replace(/</g, '\\u003c');
+}
+
+function indexHtml(opts: {
+  title: string;
+  css: string;
+  entry: string;
+  preload: string[];
+  favicon: string;
+  colors: Record<string, string>;
+  brandData: unknown;
+  inline: string;
+}): string {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  const c = opts.colors;
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width,initial-scale=1">' +
+    `<title>${esc(opts.title)}</title>` +
+    `<link rel="icon" href="/${opts.favicon}" type="image/svg+xml">` +
+    `<link rel="stylesheet" href="/${opts.css}">` +
+    opts.preload.map((p) => `<link rel="modulepreload" href="/${p}">`).join('') +
+    `<style>:root{--brand:${c.brand};--brand-ink:${c.brandInk};--side-bg:${c.sidebar}}</style>` +
+    `<script type="application/json" id="brand">${jsonForScript(opts.brandData)}</script>` +
+    `<script>${opts.inline}</script>` +
+    `<script type="module" src="/${opts.entry}"></script>` +
+    '</head><body><div id="app"></div><noscript>This console needs JavaScript.</noscript></body></html>\n'
+  );
+}
+
+function kindOf(path: string, catalogs: Record<string, string>): FileKind {
+  if (Object.values(catalogs).includes(path)) return 'catalog';
+  if (path.endsWith('.html')) return 'html';
+  if (path.endsWith('.css')) return 'css';
+  if (path.endsWith('.js')) return 'js';
+  return 'image';
+}
+
+export function loadBudget(): Budget {
+  return JSON.parse(readFileSync(join(ROOT, 'size-budget.json'), 'utf8'));
+}
+
+export async function build(options: BuildOptions = {}): Promise<BrandReport[]> {
+  const brands = options.brands?.length ? options.brands : allBrands();
+  const locales = options.locales?.length ? options.locales : allLocales();
+  const unknownBrand = brands.filter((b) => !allBrands().includes(b));
+  if (unknownBrand.length) throw new Error(`unknown brand: ${unknownBrand.join(', ')} (have ${allBrands().join(', ')})`);
+  const unknownLocale = locales.filter((l) => !allLocales().includes(l));
+  if (unknownLocale.length) throw new Error(`unknown locale: ${unknownLocale.join(', ')} (have ${allLocales().join(', ')})`);
+  if (!locales.includes('en')) locales.unshift('en'); // English is the fallback (SPEC §1)
+  const outRoot = resolve(ROOT, options.out ?? 'dist');
+  const quiet = options.quiet ?? false;
+
+  prepareCatalogs(options.extract ?? true, quiet);
+  const app = await buildApp(locales);
+  const budget = loadBudget();
+  const inline = await preloadScript(app);
+  const reports: BrandReport[] = [];
+
+  for (const brand of brands) {
+    const dir = join(ROOT, 'brands', brand);
+    const conf = JSON.parse(readFileSync(join(dir, 'brand.json'), 'utf8'));
+    const logoSvg = readFileSync(join(dir, 'logo.svg'));
+    const favSvg = readFileSync(join(dir, 'favicon.svg'));
+    const logo = hashName('logo', 'svg', logoSvg);
+    const favicon = hashName('favicon', 'svg', favSvg);
+    const html = indexHtml({
+      title: conf.title,
+      css: app.css,
+      entry: app.entry,
+      preload: app.preload,
+      favicon,
+      colors: conf.colors,
+      brandData: { id: brand, title: conf.title, copyright: conf.copyright, logo: `/${logo}` },
+      inline,
+    });
+    const files = new Map(app.files);
+    files.set('index.html', Buffer.from(html));
+    files.set(logo, logoSvg);
+    files.set(favicon, favSvg);
+
+    const outDir = join(outRoot, brand);
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(outDir, { recursive: true });
+    const manifest: Manifest = { brand, version: pkg.version, files: [] };
+    const names = [...files.keys()].sort();
+    const gz = await Promise.all(names.map((n) => gzipAsync(files.get(n)!, { numiterations: 15 })));
+    names.forEach((n, i) => {
+      const z = Buffer.from(gz[i]);
+      writeFileSync(join(outDir, `${n}.gz`), z);
+      manifest.files.push({
+        path: n,
+        bytes: files.get(n)!.length,
+        gzipBytes: z.length,
+        sha256: createHash('sha256').update(z).digest('hex'),
+      });
+    });
+    writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    reports.push(report(manifest, app, budget));
+  }
+  if (!quiet) printReports(reports, budget, relative(ROOT, outRoot) || '.');
+  return reports;
+}
+
+function report(manifest: Manifest, app: AppBuild, budget: Budget): BrandReport {
+  const nonEnglish = new Set(Object.entries(app.catalogs).filter(([l]) => l !== 'en').map(([, f]) => f));
+  const files = manifest.files.map((f) => ({
+    ...f,
+    kind: kindOf(f.path, app.catalogs),
+    critical: f.path === 'index.html' || app.critical.has(f.path),
+  }));
+  const sum = (list: typeof files) => list.reduce((n, f) => n + f.gzipBytes, 0);
+  const criticalPath = sum(files.filter((f) => f.critical));
+  const totalEnglish = sum(files.filter((f) => !nonEnglish.has(f.path)));
+  const total = sum(files);
+  const overBudget: string[] = [];
+  for (const f of files) {
+    const max = budget.perFile[f.kind];
+    if (f.gzipBytes > max) overBudget.push(`${manifest.brand}/${f.path}: ${f.gzipBytes} > ${max} (${f.kind})`);
+  }
+  const pb = budget.perBrand;
+  if (criticalPath > pb.loginCriticalPath) overBudget.push(`${manifest.brand} login critical path: ${criticalPath} > ${pb.loginCriticalPath}`);
+  if (totalEnglish > pb.totalEnglish) overBudget.push(`${manifest.brand} total (English): ${totalEnglish} > ${pb.totalEnglish}`);
+  if (total > pb.total) overBudget.push(`${manifest.brand} total: ${total} > ${pb.total}`);
+  return { brand: manifest.brand, files, criticalPath, totalEnglish, total, overBudget };
+}
+
+function printReports(reports: BrandReport[], budget: Budget, out: string): void {
+  const pad = (s: string | number, n: number) => String(s).padStart(n);
+  for (const r of reports) {
+    console.log(`\n${out}/${r.brand}  (gzip bytes; * = on the English login critical path)`);
+    console.log(`  ${'file'.padEnd(28)} ${pad('kind', 8)} ${pad('bytes', 8)} ${pad('gzip', 7)} ${pad('budget', 7)}`);
+    for (const f of r.files)
+      console.log(
+        `${f.critical ? '*' : ' '} ${f.path.padEnd(28)} ${pad(f.kind, 8)} ${pad(f.bytes, 8)} ${pad(f.gzipBytes, 7)} ${pad(budget.perFile[f.kind], 7)}`,
+      );
+    const pb = budget.perBrand;
+    console.log(`  login critical path ${pad(r.criticalPath, 27)} ${pad(pb.loginCriticalPath, 7)}`);
+    console.log(`  total, English only ${pad(r.totalEnglish, 27)} ${pad(pb.totalEnglish, 7)}`);
+    console.log(`  total, all locales  ${pad(r.total, 27)} ${pad(pb.total, 7)}`);
+  }
+}
+
+function parseArgs(argv: string[]): BuildOptions {
+  const o: BuildOptions = {};
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inlineValue] = argv[i].split('=', 2);
+    const value = () => inlineValue ?? argv[++i];
+    const list = () => value().split(',').map((s) => s.trim()).filter(Boolean);
+    if (flag === '--brand' || flag === '--brands') o.brands = list();
+    else if (flag === '--locales' || flag === '--locale') o.locales = list();
+    else if (flag === '--out') o.out = value();
+    else if (flag === '--no-extract') o.extract = false;
+    else if (flag === '--quiet') o.quiet = true;
+    else throw new Error(`unknown option ${argv[i]} (use --brand, --locales, --out, --no-extract, --quiet)`);
+  }
+  return o;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const reports = await build(parseArgs(process.argv.slice(2)));
+    const over = reports.flatMap((r) => r.overBudget);
+    if (over.length) {
+      console.error(`\nover the size budget (size-budget.json):\n  ${over.join('\n  ')}`);
+      process.exit(1);
+    }
+  } catch (err) {
+    console.error(`build failed: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,165 @@
+// The /goform/ calls the simulated terminal answers. Each handler receives
+// params already validated against the contract and answers the call's
+// response fields; errors are thrown as Reply objects with SPEC §8 codes.
+import { randomBytes } from 'node:crypto';
+import { CALLS, type CallName } from '../../src/api/contract.ts';
+import type { DeviceProfile } from './profile.ts';
+import type { Store } from './store.ts';
+
+export interface DeviceState {
+  admin: { username: string; password: string };
+  LanguageSettingItem: 0 | 1;
+  /** Enrolled users (the user-management issue gives them their full shape). */
+  users: { id: string; name: string; card?: string; fingerprints: number; face: 0 | 1; iris: 0 | 1 }[];
+  records: { time: string; userId: string; status: number }[];
+}
+
+export interface Reply {
+  retvalue: number | 'wait';
+  msg?: string;
+  reboot?: boolean;
+  field?: string;
+  [k: string]: unknown;
+}
+
+export function fail(retvalue: number, msg = `err.${retvalue}`, extra: Partial<Reply> = {}): Reply {
+  return { retvalue, msg, ...extra };
+}
+
+export interface Session {
+  token: string;
+  user: string;
+  lastUsed: number;
+}
+
+export interface Context {
+  profile: DeviceProfile;
+  store: Store<DeviceState>;
+  sessions: Map<string, Session>;
+  session?: Session;
+  now: () => number;
+}
+
+type Handler = (ctx: Context, params: Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
+export interface CallImpl {
+  handle: Handler;
+  /** Codes for invalid values of particular fields, instead of the generic 10005. */
+  invalidCodes?: Record<string, number>;
+}
+
+export function seedState(profile: DeviceProfile): DeviceState {
+  const users: DeviceState['users'] = [
+    { id: '1', name: 'Ana García', card: '1001', fingerprints: profile.funOption.FP ? 2 : 0, face: profile.funOption.FACE, iris: 0 },
+    { id: '2', name: 'Li Wei', card: '1002', fingerprints: profile.funOption.FP ? 1 : 0, face: profile.funOption.FACE, iris: 0 },
+    { id: '3', name: 'Nikos Papadopoulos', fingerprints: profile.funOption.FP ? 3 : 0, face: 0, iris: profile.funOption.IRIS },
+  ];
+  const records: DeviceState['records'] = [
+    { time: '2026-11-20 08:01:12', userId: '1', status: 0 },
+    { time: '2026-11-20 17:30:40', userId: '1', status: 1 },
+    { time: '2026-11-20 08:15:03', userId: '2', status: 0 },
+  ];
+  return { admin: { ...profile.admin }, LanguageSettingItem: profile.LanguageSettingItem, users, records };
+}
+
+function systemInfo(ctx: Context) {
+  const p = ctx.profile;
+  const s = ctx.store.get();
+  return {
+    Build_Version: p.Build_Version,
+    MaxUser: p.MaxUser,
+    MaxFACE: p.MaxFACE,
+    MaxFP: p.MaxFP,
+    MaxIRIS: p.MaxIRIS,
+    MaxRecord: p.MaxRecord,
+    Serial: p.Serial,
+    funOption: { ...p.funOption },
+    UserCount: s.users.length,
+    FPCount: s.users.reduce((n, u) => n + u.fingerprints, 0),
+    FaceCount: s.users.filter((u) => u.face).length,
+    IrisCount: s.users.filter((u) => u.iris).length,
+    CardCount: s.users.filter((u) => u.card).length,
+    RecordCount: s.records.length,
+    KernelVersion: p.KernelVersion,
+    FSVersion: p.FSVersion,
+    EthMAC: p.EthMAC,
+    WifiMAC: p.WifiMAC,
+  };
+}
+
+class Failure extends Error {
+  constructor(readonly reply: Reply) {
+    super(reply.msg);
+  }
+}
+/** Throw from a handler to answer with an error code. */
+export function reject(retvalue: number, msg?: string, extra?: Partial<Reply>): never {
+  throw new Failure(fail(retvalue, msg, extra));
+}
+export function failureOf(err: unknown): Reply | null {
+  return err instanceof Failure ? err.reply : null;
+}
+
+export const IMPLEMENTED: Partial<Record<CallName, CallImpl>> = {
+  chklogin: {
+    handle(ctx, p) {
+      const username = String(p.username).trim();
+      const password = String(p.password);
+      if (!username) reject(40101);
+      if (!password) reject(40201);
+      const admin = ctx.store.get().admin;
+      if (username !== admin.username) reject(40301);
+      if (password !== admin.password) reject(40302);
+      const token = randomBytes(16).toString('hex');
+      ctx.sessions.set(token, { token, user: username, lastUsed: ctx.now() });
+      return { token, funs: [...ctx.profile.funs], name: username };
+    },
+  },
+  logout: {
+    handle(ctx) {
+      if (ctx.session) ctx.sessions.delete(ctx.session.token);
+      return {};
+    },
+  },
+  GetDeviceFunList: { handle: (ctx) => ({ funs: [...ctx.profile.funs] }) },
+  checkPower: {
+    handle(ctx, p) {
+      if (p.password !== ctx.store.get().admin.password) reject(40302);
+      return {};
+    },
+  },
+  EditPwd: {
+    invalidCodes: { oldpwd: 40202, newpwd: 40202 },
+    async handle(ctx, p) {
+      const admin = ctx.store.get().admin;
+      if (p.userid !== ctx.session?.user || p.userid !== admin.username) reject(40301, 'err.40301', { field: 'userid' });
+      if (p.oldpwd !== admin.password) reject(40302, 'err.40302', { field: 'oldpwd' });
+      await ctx.store.update((s) => {
+        s.admin.password = String(p.newpwd);
+      });
+      return {};
+    },
+  },
+  SetInfoParam: { handle: systemInfo },
+  GetInfoParam: { handle: systemInfo },
+  getLanList: { handle: (ctx) => ({ lans: [...ctx.profile.lans] }) },
+  SetLanguageSettingItem: { handle: (ctx) => ({ LanguageSettingItem: ctx.store.get().LanguageSettingItem }) },
+  GetLanguageSettingItem: {
+    async handle(ctx, p) {
+      await ctx.store.update((s) => {
+        s.LanguageSettingItem = p.LanguageSettingItem as 0 | 1;
+      });
+      return {};
+    },
+  },
+};
+
+/** Every contract call the simulator does not implement yet answers this, plainly. */
+export function notImplemented(name: string): Reply {
+  return fail(10001, `The simulated terminal does not implement ${name} yet`);
+}
+
+export function isCall(name: string): name is CallName {
+  return Object.prototype.hasOwnProperty.call(CALLS, name);
+}
+

@@ -1,0 +1,223 @@
+// The simulated terminal's HTTP side: serves one brand's gzip set the way
+// firmware would, and answers the /goform/ API from the contract.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { CALLS, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM } from '../../src/api/contract.ts';
+import { IMPLEMENTED, failureOf, fail, isCall, notImplemented, seedState, type Context, type DeviceState, type Reply, type Session } from './api.ts';
+import { coerce, validate } from './validate.ts';
+import { loadProfile, type DeviceProfile } from './profile.ts';
+import { Store } from './store.ts';
+
+export interface SimulatorOptions {
+  /** Folder holding one brand's build: manifest.json and *.gz (dist/<brand>). */
+  siteDir?: string;
+  profile?: DeviceProfile;
+  /** Store file; it survives restarts. */
+  storeFile: string;
+  port?: number;
+  host?: string;
+  /** Log each request to stdout. */
+  log?: boolean;
+}
+
+export interface Simulator {
+  url: string;
+  server: Server;
+  profile: DeviceProfile;
+  store: Store<DeviceState>;
+  close(): Promise<void>;
+  /** Serve another site folder from now on (the harness's "restart the web server"). */
+  setSite(dir: string | undefined): void;
+}
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
+  json: 'application/json',
+  png: 'image/png',
+  ico: 'image/x-icon',
+  woff2: 'font/woff2',
+};
+
+interface Site {
+  files: Map<string, { sha256: string }>;
+  dir: string;
+}
+
+function loadSite(dir: string | undefined): Site | null {
+  if (!dir || !existsSync(join(dir, 'manifest.json'))) return null;
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: { path: string; sha256: string }[] };
+  return { dir, files: new Map(manifest.files.map((f) => [f.path, { sha256: f.sha256 }])) };
+}
+
+const MAX_BODY = 1 << 20;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error('body too large'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  const profile = options.profile ?? loadProfile();
+  const store = new Store<DeviceState>(options.storeFile, () => seedState(profile));
+  const sessions = new Map<string, Session>();
+  let site = loadSite(options.siteDir);
+
+  async function api(req: IncomingMessage, url: URL): Promise<{ status: number; reply: Reply }> {
+    const name = url.pathname.slice(GOFORM_PREFIX.length);
+    if (!isCall(name)) return { status: 404, reply: fail(10001, `No such call: ${name}`) };
+    const spec = CALLS[name];
+    if (req.method !== spec.method) return { status: 405, reply: fail(10001, `${name} takes ${spec.method}`) };
+
+    const ctx: Context = { profile, store, sessions, now: Date.now };
+    if (spec.auth) {
+      const token = req.headers[HEADERS.token.toLowerCase()];
+      const s = typeof token === 'string' ? sessions.get(token) : undefined;
+      if (!s) return { status: 200, reply: fail(10002) };
+      if (ctx.now() - s.lastUsed > profile.sessionIdleMs) {
+        sessions.delete(s.token);
+        return { status: 200, reply: fail(40104) };
+      }
+      s.lastUsed = ctx.now();
+      ctx.session = s;
+    }
+
+    let params: Record<string, unknown> = {};
+    let fromText = true;
+    if (spec.method === 'GET' || spec.encoding === 'query') {
+      for (const [k, v] of url.searchParams) params[k] = v;
+    } else {
+      const body = await readBody(req);
+      if (spec.encoding === 'json') {
+        fromText = false;
+        try {
+          params = body ? JSON.parse(body) : {};
+        } catch {
+          return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
+        }
+        if (typeof params !== 'object' || params === null || Array.isArray(params)) return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
+      } else {
+        for (const [k, v] of new URLSearchParams(body)) params[k] = v;
+      }
+      for (const [k, v] of url.searchParams) if (k === TIMESTAMP_PARAM) params[k] = v;
+    }
+    delete params[TIMESTAMP_PARAM];
+
+    const impl = IMPLEMENTED[name];
+    if (!impl) return { status: 200, reply: notImplemented(name) };
+    const values = coerce(params, spec.request, fromText);
+    const invalid = validate(values, spec.request);
+    if (invalid) {
+      const code = invalid.code === 10005 ? (impl.invalidCodes?.[invalid.field] ?? 10005) : 10003;
+      return { status: 200, reply: fail(code, `err.${code}`, { field: invalid.field }) };
+    }
+    try {
+      const fields = await impl.handle(ctx, values);
+      return { status: 200, reply: { retvalue: 0, ...fields } };
+    } catch (err) {
+      const reply = failureOf(err);
+      if (reply) return { status: 200, reply };
+      console.error(`simulator: ${name} failed:`, err);
+      return { status: 500, reply: fail(10001) };
+    }
+  }
+
+  function serveFile(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (!site) {
+      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('No console is installed on this terminal.\n');
+      return;
+    }
+    let path = decodeURIComponent(url.pathname).replace(/^\/+/, '');
+    // Unknown non-API paths get index.html: the console routes in the browser.
+    if (!site.files.has(path)) path = 'index.html';
+    const entry = site.files.get(path);
+    if (!entry) {
+      res.writeHead(404).end();
+      return;
+    }
+    const ext = path.slice(path.lastIndexOf('.') + 1);
+    const etag = `"${entry.sha256.slice(0, 32)}"`;
+    const headers: Record<string, string> = {
+      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+      'Content-Encoding': 'gzip',
+      Vary: 'Accept-Encoding',
+      ETag: etag,
+      // Hashed asset names never change content; index.html is revalidated every time.
+      'Cache-Control': path === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    const body = readFileSync(join(site.dir, `${path}.gz`));
+    headers['Content-Length'] = String(body.length);
+    res.writeHead(200, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://terminal');
+    try {
+      if (url.pathname.startsWith(GOFORM_PREFIX)) {
+        const { status, reply } = await api(req, url);
+        if (options.log) console.log(`${req.method} ${url.pathname} -> ${reply.retvalue}`);
+        sendJson(res, status, reply);
+      } else if (req.method === 'GET' || req.method === 'HEAD') {
+        serveFile(req, res, url);
+      } else {
+        res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      }
+    } catch (err) {
+      console.error('simulator:', err);
+      if (!res.headersSent) sendJson(res, 500, fail(10001));
+      else res.destroy();
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  return {
+    url: `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`,
+    server,
+    profile,
+    store,
+    setSite(dir) {
+      site = loadSite(dir);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

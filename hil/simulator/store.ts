@@ -1,0 +1,62 @@
+// The simulated terminal's persistent store: one JSON file, written
+// atomically (temp file, fsync, rename, fsync of the folder), so a crash at
+// any moment leaves either the old or the new state, never a torn file.
+// A change is acknowledged only after its write has completed.
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, existsSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+
+export function writeFileAtomic(file: string, data: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  // Make the rename itself durable.
+  const dir = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+}
+
+export class Store<T extends object> {
+  private state: T;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly file: string,
+    seed: () => T,
+  ) {
+    if (existsSync(file)) {
+      this.state = { ...seed(), ...(JSON.parse(readFileSync(file, 'utf8')) as T) };
+    } else {
+      this.state = seed();
+      writeFileAtomic(file, JSON.stringify(this.state, null, 1));
+    }
+  }
+
+  get(): Readonly<T> {
+    return this.state;
+  }
+
+  /**
+   * Apply a change and resolve once it is on disk. Changes are applied and
+   * written one after another, in the order they arrive.
+   */
+  update(change: (draft: T) => void): Promise<void> {
+    const next = this.chain.then(() => {
+      const draft = structuredClone(this.state);
+      change(draft);
+      writeFileAtomic(this.file, JSON.stringify(draft, null, 1));
+      this.state = draft;
+    });
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+}

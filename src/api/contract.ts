@@ -1,0 +1,425 @@
+// The /goform/ contract: one table of every call the console makes (SPEC §7).
+// The console types its requests from it, the simulated terminal validates and
+// answers from it, and docs/API.md is generated from it. Nothing restates it.
+//
+// SPEC §7: "a read is a GET on the path prefixed Set, and a write is a POST on
+// the path prefixed Get". Paths here are exactly as the device serves them.
+
+/** Value kinds a field can take on the wire. */
+export type FieldKind =
+  | 'string' // text
+  | 'int' // integer (sent as a number in JSON, as decimal text in a query or form body)
+  | 'flag' // 0 or 1
+  | 'strings' // array of text
+  | 'object' // nested record, see `fields`
+  | 'objects'; // array of nested records, see `fields`
+
+export interface Field {
+  readonly kind: FieldKind;
+  readonly doc: string;
+  readonly optional?: boolean;
+  readonly min?: number;
+  readonly max?: number;
+  readonly maxLength?: number;
+  /** Regular expression source the whole value must match. */
+  readonly pattern?: string;
+  /** The only values accepted. */
+  readonly values?: readonly (string | number)[];
+  readonly fields?: Readonly<Record<string, Field>>;
+}
+
+export type Fields = Readonly<Record<string, Field>>;
+
+export type Area =
+  | 'Session'
+  | 'System'
+  | 'Language'
+  | 'Network'
+  | 'Basic setup'
+  | 'Access control'
+  | 'Wiegand and Bluetooth'
+  | 'Maintenance'
+  | 'Records'
+  | 'Users'
+  | 'Groups and periods';
+
+export interface CallSpec {
+  readonly method: 'GET' | 'POST';
+  /** Path under /goform/. */
+  readonly path: string;
+  readonly area: Area;
+  readonly purpose: string;
+  /**
+   * How request fields travel. `query`: URL query (every GET, and POSTs the
+   * spec calls "params"); `json`: JSON body; `form`: URL-encoded body (the
+   * spec's "serialized payload").
+   */
+  readonly encoding: 'query' | 'json' | 'form';
+  /** false only for calls that work without a session token. */
+  readonly auth: boolean;
+  readonly request: Fields;
+  readonly response: Fields;
+  /** Set while the issue that builds the screen has not defined the fields yet. */
+  readonly fieldsPending?: string;
+}
+
+/** Envelope every reply carries besides the call's own response fields (SPEC §8). */
+export const ENVELOPE = {
+  retvalue: {
+    kind: 'int',
+    doc: 'Result code: 0 is success; any other number is an error code from the error catalogue; the text "wait" means the operation is still running and the caller should ask again.',
+  },
+  msg: {
+    kind: 'string',
+    optional: true,
+    doc: 'On failure, the message to show: a message id of the console catalogue (see the error catalogue) or, failing that, plain text shown as is.',
+  },
+  reboot: {
+    kind: 'flag',
+    optional: true,
+    doc: 'true (or 1) when the device is about to restart: the console shows "The device and web page will restart" and signs out.',
+  },
+  field: {
+    kind: 'string',
+    optional: true,
+    doc: 'With 10003 or 10005: the request field that was missing or out of range.',
+  },
+} as const satisfies Fields;
+
+export const SUCCESS = 0;
+export const WAIT = 'wait';
+
+// ---------------------------------------------------------------------------
+// Shared field definitions
+
+const none = {} as const satisfies Fields;
+const PENDING_USERS = 'defined by the user-management issue';
+const PENDING_MAINT = 'defined by the maintenance and records issue';
+const PENDING_SETTINGS = 'defined by the settings issue';
+
+const funs = {
+  kind: 'strings',
+  doc: 'Device function list: the menu keys this terminal supports. Top-level keys: user, network, basicSetting, AccSetting, advSetting. Feature keys gate single screens: face, fingerprint, iris, card, wifi, bluetooth, mqtt, cloud, wiegand, print, thermometry, report.',
+} as const satisfies Field;
+
+const systemInfo = {
+  Build_Version: { kind: 'string', doc: 'Firmware version.' },
+  MaxUser: { kind: 'int', doc: 'Maximum number of users.' },
+  MaxFACE: { kind: 'int', doc: 'Face template capacity (shown only when funOption.FACE is 1).' },
+  MaxFP: { kind: 'int', doc: 'Fingerprint template capacity (shown only when funOption.FP is 1).' },
+  MaxIRIS: { kind: 'int', doc: 'Iris template capacity (shown only when funOption.IRIS is 1).' },
+  MaxRecord: { kind: 'int', doc: 'Maximum number of attendance records.' },
+  Serial: { kind: 'string', doc: 'Serial number.' },
+  funOption: {
+    kind: 'object',
+    doc: 'Supported biometrics, 1 when supported.',
+    fields: {
+      FACE: { kind: 'flag', doc: 'Face recognition.' },
+      FP: { kind: 'flag', doc: 'Fingerprint.' },
+      IRIS: { kind: 'flag', doc: 'Iris.' },
+    },
+  },
+  UserCount: { kind: 'int', doc: 'Enrolled users.' },
+  FPCount: { kind: 'int', doc: 'Enrolled fingerprints.' },
+  FaceCount: { kind: 'int', doc: 'Enrolled faces.' },
+  IrisCount: { kind: 'int', doc: 'Enrolled iris templates.' },
+  CardCount: { kind: 'int', doc: 'Users with a card.' },
+  RecordCount: { kind: 'int', doc: 'Stored records.' },
+  KernelVersion: { kind: 'string', doc: 'Kernel version.' },
+  FSVersion: { kind: 'string', doc: 'File system version.' },
+  EthMAC: { kind: 'string', doc: 'Ethernet MAC address.' },
+  WifiMAC: { kind: 'string', doc: 'Wi-Fi MAC address (empty without Wi-Fi).' },
+} as const satisfies Fields;
+
+const sixDigits = {
+  kind: 'string',
+  pattern: '^[0-9]{6}$',
+  doc: 'Six digits (SPEC §5, §9).',
+} as const satisfies Field;
+
+/** A pair the settings issue fills in: read with GET Set<name>, write with POST Get<name>. */
+function pendingPair<const Name extends string>(name: Name, area: Area, purpose: string) {
+  return {
+    [`Set${name}`]: {
+      method: 'GET',
+      path: `Set${name}`,
+      area,
+      purpose: `Read ${purpose}.`,
+      encoding: 'query',
+      auth: true,
+      request: none,
+      response: none,
+      fieldsPending: PENDING_SETTINGS,
+    },
+    [`Get${name}`]: {
+      method: 'POST',
+      path: `Get${name}`,
+      area,
+      purpose: `Write ${purpose}.`,
+      encoding: 'json',
+      auth: true,
+      request: none,
+      response: none,
+      fieldsPending: PENDING_SETTINGS,
+    },
+  } as { [K in `Set${Name}` | `Get${Name}`]: CallSpec };
+}
+
+function pending(
+  method: 'GET' | 'POST',
+  path: string,
+  area: Area,
+  purpose: string,
+  encoding: CallSpec['encoding'],
+  note: string,
+): CallSpec {
+  return { method, path, area, purpose, encoding, auth: true, request: none, response: none, fieldsPending: note };
+}
+
+// ---------------------------------------------------------------------------
+// The table
+
+export const CALLS = {
+  // Session (SPEC §7 Session, §4)
+  chklogin: {
+    method: 'POST',
+    path: 'chklogin',
+    area: 'Session',
+    purpose: 'Sign in. Answers a session token and the device function list.',
+    encoding: 'json',
+    auth: false,
+    request: {
+      username: { kind: 'string', maxLength: 32, doc: 'Administrator user name.' },
+      password: { kind: 'string', maxLength: 32, doc: 'Administrator password.' },
+    },
+    response: {
+      token: { kind: 'string', doc: 'Session token; the console sends it back in the X-Token header.' },
+      funs,
+      name: { kind: 'string', doc: 'Display name of the signed-in administrator.' },
+    },
+  },
+  logout: {
+    method: 'GET',
+    path: 'logout',
+    area: 'Session',
+    purpose: 'End the session; the token stops working.',
+    encoding: 'query',
+    auth: true,
+    request: none,
+    response: none,
+  },
+  GetDeviceFunList: {
+    method: 'GET',
+    path: 'GetDeviceFunList',
+    area: 'Session',
+    purpose: 'Device function list, fetched on load and every 30 s up to 10 more times (SPEC §2 Layout).',
+    encoding: 'query',
+    auth: true,
+    request: none,
+    response: { funs },
+  },
+  checkPower: {
+    method: 'POST',
+    path: 'checkPower',
+    area: 'Session',
+    purpose: 'Permission check: confirms the administrator password before a sensitive action. Answers 0, or 40302 when the password is wrong.',
+    encoding: 'json',
+    auth: true,
+    request: { password: { kind: 'string', maxLength: 32, doc: 'Administrator password.' } },
+    response: none,
+  },
+  EditPwd: {
+    method: 'POST',
+    path: 'EditPwd',
+    area: 'Session',
+    purpose: 'Change the administrator password (modify password dialog, SPEC §5).',
+    encoding: 'json',
+    auth: true,
+    request: {
+      userid: { kind: 'string', maxLength: 32, doc: 'User name of the signed-in administrator (read-only in the dialog).' },
+      oldpwd: { ...sixDigits, doc: 'Current password, six digits.' },
+      newpwd: { ...sixDigits, doc: 'New password, six digits.' },
+    },
+    response: none,
+  },
+
+  // System information (SPEC §3 System info)
+  SetInfoParam: {
+    method: 'GET',
+    path: 'SetInfoParam',
+    area: 'System',
+    purpose: 'Read system information: capacities, serial, versions, counts. The console keeps the last answer in local storage per user.',
+    encoding: 'query',
+    auth: true,
+    request: none,
+    response: systemInfo,
+  },
+  GetInfoParam: {
+    method: 'POST',
+    path: 'GetInfoParam',
+    area: 'System',
+    purpose: 'The write side of the pair. System information has nothing writable: the device recounts its users, templates, cards and records and answers the same fields as SetInfoParam.',
+    encoding: 'json',
+    auth: true,
+    request: none,
+    response: systemInfo,
+  },
+
+  // Language (SPEC §7 Language)
+  getLanList: {
+    method: 'POST',
+    path: 'getLanList',
+    area: 'Language',
+    purpose: 'Languages the device offers.',
+    encoding: 'json',
+    auth: true,
+    request: none,
+    response: { lans: { kind: 'strings', doc: 'Language codes (en, es, zh, ...).' } },
+  },
+  SetLanguageSettingItem: {
+    method: 'POST',
+    path: 'SetLanguageSettingItem',
+    area: 'Language',
+    purpose: 'Read whether the console may switch language (the language menu shows only when 1). A POST although it reads: the names look swapped (SPEC §7).',
+    encoding: 'json',
+    auth: true,
+    request: none,
+    response: { LanguageSettingItem: { kind: 'flag', doc: '1: the language menu is shown.' } },
+  },
+  GetLanguageSettingItem: {
+    method: 'POST',
+    path: 'GetLanguageSettingItem',
+    area: 'Language',
+    purpose: 'Write the language-switch setting.',
+    encoding: 'json',
+    auth: true,
+    request: { LanguageSettingItem: { kind: 'flag', doc: '1: allow switching language.' } },
+    response: none,
+  },
+
+  // Settings pairs (fields arrive with the settings issue)
+  ...pendingPair('MachineParam', 'Basic setup', 'device settings (device ID, volume, admin password)'),
+  ...pendingPair('TimeParam', 'Basic setup', 'display settings'),
+  ...pendingPair('IdentifyParam', 'Basic setup', 'identify mode'),
+  ...pendingPair('FPCompareParam', 'Basic setup', 'fingerprint precision'),
+  ...pendingPair('KaoqinParam', 'Basic setup', 'attendance settings'),
+  ...pendingPair('DateTimeParam', 'Basic setup', 'date and time'),
+  ...pendingPair('DSTParam', 'Basic setup', 'daylight saving time'),
+  ...pendingPair('StatusChangeInfo', 'Basic setup', 'status change times'),
+  ...pendingPair('PrintParam', 'Basic setup', 'print settings'),
+  ...pendingPair('ApplyParam', 'Basic setup', 'attendance status names'),
+  ...pendingPair('WorkModeSwitch', 'Basic setup', 'work mode'),
+  ...pendingPair('EthernetParam', 'Network', 'Ethernet settings'),
+  ...pendingPair('Wirless', 'Network', 'Wi-Fi settings'),
+  ...pendingPair('InternetParam', 'Network', 'internet settings'),
+  ...pendingPair('CommMode', 'Network', 'communication mode'),
+  ...pendingPair('CloudParam', 'Network', 'cloud settings'),
+  ...pendingPair('RestParam', 'Network', 'security protocol settings'),
+  ...pendingPair('BluetoothParam', 'Network', 'Bluetooth settings'),
+  ...pendingPair('MqttCloudParam', 'Network', 'MQTT settings (the read takes no parameters)'),
+  ...pendingPair('SNKeyParam', 'Maintenance', 'serial-number key'),
+  ...pendingPair('DebugParam', 'Maintenance', 'debug settings'),
+  ...pendingPair('AccessControl', 'Access control', 'access control (relay, door sensor, Wiegand output)'),
+  ...pendingPair('GroupInfo', 'Groups and periods', 'time groups'),
+  ...pendingPair('TimeIntervalInfo', 'Groups and periods', 'time zones'),
+  ...pendingPair('ShiftsInfo', 'Groups and periods', 'shifts'),
+  ...pendingPair('CardInfo', 'Access control', 'card settings'),
+
+  // Other network calls
+  SetAllWirless: pending('GET', 'SetAllWirless', 'Network', 'Start a Wi-Fi scan.', 'query', PENDING_SETTINGS),
+  GetChooseWirless: pending('POST', 'GetChooseWirless', 'Network', 'Wi-Fi scan results / join the chosen network.', 'json', PENDING_SETTINGS),
+  GetSearchBleDev: pending('GET', 'GetSearchBleDev', 'Network', 'Search Bluetooth devices.', 'query', PENDING_SETTINGS),
+  GetBleConnect: pending('POST', 'GetBleConnect', 'Network', 'Pair with a Bluetooth device.', 'json', PENDING_SETTINGS),
+  SetBleDevGroup: pending('GET', 'SetBleDevGroup', 'Network', 'Read the paired Bluetooth device list.', 'query', PENDING_SETTINGS),
+
+  // Wiegand and Bluetooth authorization
+  AnvizWiegandMatch: pending('GET', 'AnvizWiegandMatch', 'Wiegand and Bluetooth', 'Wiegand pairing (answers "wait" while pairing).', 'query', PENDING_SETTINGS),
+  SetAnvizWiegandAuthorize: pending('POST', 'SetAnvizWiegandAuthorize', 'Wiegand and Bluetooth', 'Read the Wiegand authorization list (params).', 'query', PENDING_SETTINGS),
+  GetAnvizWiegandAuthorize: pending('POST', 'GetAnvizWiegandAuthorize', 'Wiegand and Bluetooth', 'Authorize or cancel Wiegand devices (JSON-encoded body).', 'json', PENDING_SETTINGS),
+  SetBluetoothAuthorize: pending('POST', 'SetBluetoothAuthorize', 'Wiegand and Bluetooth', 'Read the Bluetooth authorization list.', 'json', PENDING_SETTINGS),
+  GetBluetoothAuthorize: pending('POST', 'GetBluetoothAuthorize', 'Wiegand and Bluetooth', 'Authorize or cancel Bluetooth devices.', 'json', PENDING_SETTINGS),
+  DeleteSomeWiegand: pending('POST', 'DeleteSomeWiegand', 'Wiegand and Bluetooth', 'Delete the selected Wiegand devices.', 'json', PENDING_SETTINGS),
+  DeleteSomeBluetooth: pending('POST', 'DeleteSomeBluetooth', 'Wiegand and Bluetooth', 'Delete the selected Bluetooth devices.', 'json', PENDING_SETTINGS),
+
+  // Maintenance and data
+  InitMachine: pending('GET', 'InitMachine', 'Maintenance', 'Initialize the device (factory settings).', 'query', PENDING_MAINT),
+  RestartMachine: pending('GET', 'RestartMachine', 'Maintenance', 'Restart the device.', 'query', PENDING_MAINT),
+  UpdateMachine: pending('POST', 'UpdateMachine', 'Maintenance', 'Upload firmware (file body; 10101 too large, 10102 wrong format).', 'form', PENDING_MAINT),
+  InitAdminCard: pending('POST', 'InitAdminCard', 'Maintenance', 'Initialize the administrator card.', 'json', PENDING_MAINT),
+  SetWebUpgradeMode: pending('POST', 'SetWebUpgradeMode', 'Maintenance', 'Forced firmware upgrade mode (/up).', 'json', PENDING_MAINT),
+  test_takephoto: pending('POST', 'test_takephoto', 'Maintenance', 'Take a test photo (/test).', 'json', PENDING_MAINT),
+  ExecuteCommand: pending('POST', 'ExecuteCommand', 'Maintenance', 'Run a command code (/cmd).', 'json', PENDING_MAINT),
+  searchrecord: pending('GET', 'searchrecord', 'Records', 'Search attendance records.', 'query', PENDING_MAINT),
+  DownloadRecordForm: pending('GET', 'DownloadRecordForm', 'Records', 'Download records as a file.', 'query', PENDING_MAINT),
+  GetReportFormInfo: pending('GET', 'GetReportFormInfo', 'Records', 'Attendance report rows.', 'query', PENDING_MAINT),
+  DownloadReportForm: pending('GET', 'DownloadReportForm', 'Records', 'Download the report as a file.', 'query', PENDING_MAINT),
+  searchThermometryRecord: pending('GET', 'searchThermometryRecord', 'Records', 'Search temperature records (all, abnormality, normal).', 'query', PENDING_MAINT),
+
+  // Groups and periods
+  SetGroupTime: pending('GET', 'SetGroupTime', 'Groups and periods', 'Read periods (query).', 'query', PENDING_SETTINGS),
+  AddGroupTime: pending('POST', 'AddGroupTime', 'Groups and periods', 'Add a period (serialized payload).', 'form', PENDING_SETTINGS),
+  DelSomeGroup: pending('POST', 'DelSomeGroup', 'Groups and periods', 'Delete the selected periods (serialized payload).', 'form', PENDING_SETTINGS),
+  SetUniversalGroup: pending('GET', 'SetUniversalGroup', 'Groups and periods', 'Read universal groups (query).', 'query', PENDING_SETTINGS),
+  GetUniversalGroup: pending('POST', 'GetUniversalGroup', 'Groups and periods', 'Add a universal group (serialized payload).', 'form', PENDING_SETTINGS),
+
+  // Users
+  userlist: pending('GET', 'userlist', 'Users', 'List users (query: page, user ID, start and end time).', 'query', PENDING_USERS),
+  GetUserInfo: pending('POST', 'GetUserInfo', 'Users', 'Read one user.', 'json', PENDING_USERS),
+  edituser: pending('POST', 'edituser', 'Users', 'Save a user.', 'json', PENDING_USERS),
+  deleteuser: pending('POST', 'deleteuser', 'Users', 'Delete one user.', 'json', PENDING_USERS),
+  deletsomeuser: pending('POST', 'deletsomeuser', 'Users', 'Delete the selected users.', 'json', PENDING_USERS),
+  adduser: pending('POST', 'adduser', 'Users', 'Add a user.', 'json', PENDING_USERS),
+  getOnlineEnrollStatus: pending('POST', 'getOnlineEnrollStatus', 'Users', 'Poll face or finger enrolment ("wait" while enrolling).', 'json', PENDING_USERS),
+  regfp: pending('POST', 'regfp', 'Users', 'Start fingerprint enrolment for one finger.', 'json', PENDING_USERS),
+  GetExcelAddUser: pending('POST', 'GetExcelAddUser', 'Users', 'Bulk add users from a spreadsheet.', 'form', PENDING_USERS),
+  ExportUserAll: pending('POST', 'ExportUserAll', 'Users', 'Export all users (no payload).', 'json', PENDING_USERS),
+} as const satisfies Record<string, CallSpec>;
+
+export type CallName = keyof typeof CALLS;
+
+// ---------------------------------------------------------------------------
+// TypeScript types derived from the table
+
+type Flag = 0 | 1;
+type ValueOf<F> = F extends { kind: 'int' }
+  ? number
+  : F extends { kind: 'flag' }
+    ? Flag
+    : F extends { kind: 'strings' }
+      ? string[]
+      : F extends { kind: 'object'; fields: infer S }
+        ? ShapeOf<S>
+        : F extends { kind: 'objects'; fields: infer S }
+          ? ShapeOf<S>[]
+          : F extends { values: readonly (infer V)[] }
+            ? V
+            : string;
+
+type OptionalKeys<S> = { [K in keyof S]: S[K] extends { optional: true } ? K : never }[keyof S];
+export type ShapeOf<S> = { -readonly [K in Exclude<keyof S, OptionalKeys<S>>]: ValueOf<S[K]> } & {
+  -readonly [K in OptionalKeys<S>]?: ValueOf<S[K]>;
+};
+
+export type RequestOf<N extends CallName> = ShapeOf<(typeof CALLS)[N]['request']>;
+export type ResponseOf<N extends CallName> = ShapeOf<(typeof CALLS)[N]['response']>;
+
+export interface Envelope {
+  retvalue: number | typeof WAIT;
+  msg?: string;
+  reboot?: boolean | Flag;
+  field?: string;
+}
+
+export type Reply<N extends CallName> = Envelope & Partial<ResponseOf<N>>;
+/** A reply whose retvalue is 0 carries every response field. */
+export type Success<N extends CallName> = Envelope & ResponseOf<N>;
+
+/** Header names (SPEC §7 General). */
+export const HEADERS = {
+  token: 'X-Token',
+  language: 'X-Language',
+} as const;
+/** Query parameter carrying a timestamp on every request, so no cache answers it. */
+export const TIMESTAMP_PARAM = '_t';
+export const GOFORM_PREFIX = '/goform/';
+export const REQUEST_TIMEOUT_MS = 60_000;

@@ -1,0 +1,41 @@
+// Lingui boot: compiled catalogues only (no message parser ships), loaded on
+// demand, one file per locale.
+import { i18n } from '@lingui/core';
+import { atom } from 'nanostores';
+import catalogs from 'virtual:catalogs';
+import { BUILT_LOCALES, LANGUAGE_KEY, normalizeLocale, storedLanguage, textDirection } from './locale.ts';
+import { useStore } from '../state/use-store.ts';
+
+/** The active locale; '' until the first catalogue has loaded. */
+export const $locale = atom('');
+
+export async function activateLocale(code: string, remember = false): Promise<void> {
+  const locale = normalizeLocale(code, BUILT_LOCALES);
+  const { messages } = await catalogs[locale]();
+  i18n.loadAndActivate({ locale, messages });
+  if (remember) localStorage.setItem(LANGUAGE_KEY, locale);
+  document.documentElement.lang = locale;
+  document.documentElement.dir = textDirection(locale);
+  $locale.set(locale);
+}
+
+export function startLocale(): Promise<void> {
+  return activateLocale(storedLanguage());
+}
+
+/** Subscribe a component to language changes; returns the active locale. */
+export function useLocale(): string {
+  return useStore($locale);
+}
+
+/** A language's name in its own language, from the browser (no table shipped). */
+export function languageName(code: string): string {
+  try {
+    const name = new Intl.DisplayNames([code], { type: 'language' }).of(code);
+    return name ? name.charAt(0).toLocaleUpperCase(code) + name.slice(1) : code;
+  } catch {
+    return code;
+  }
+}
+
+export { i18n };

@@ -1,0 +1,14 @@
+import { Link } from 'wouter';
+import { i18n } from '@lingui/core';
+
+export default function NotFound() {
+  return (
+    <main class="standalone">
+      <h1>404</h1>
+      <p>{i18n._('notFound.text')}</p>
+      <Link href="/" class="button primary">
+        {i18n._('notFound.home')}
+      </Link>
+    </main>
+  );
+}

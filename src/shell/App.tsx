@@ -1,0 +1,50 @@
+// Root: the route guard picks a redirect or a screen; signed-in screens sit
+// inside the layout.
+import { useEffect } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { i18n } from '@lingui/core';
+import { resolveRoute } from './routes.ts';
+import { Lazy } from './Lazy.tsx';
+import { Toasts } from '../ui/Toasts.tsx';
+import { useStore } from '../state/use-store.ts';
+import { $session } from '../state/session.ts';
+import { navigated } from '../state/ui.ts';
+import { useLocale } from '../i18n/index.ts';
+import { brand } from '../brand.ts';
+
+/** The signed-in layout loads on demand: the login page does not carry it. */
+export const loadLayout = () => import('./Layout.tsx');
+
+export function App() {
+  const [location, navigate] = useLocation();
+  const search = useSearch();
+  const session = useStore($session);
+  useLocale();
+  const res = resolveRoute(location, search, session);
+  const redirect = 'redirect' in res ? res.redirect : undefined;
+  const route = 'route' in res ? res.route : undefined;
+
+  useEffect(() => {
+    if (redirect) navigate(redirect, { replace: true });
+  }, [redirect]);
+  useEffect(() => {
+    navigated();
+    window.scrollTo(0, 0);
+  }, [location]);
+  const title = route ? i18n._(route.title) : '';
+  useEffect(() => {
+    document.title = title ? `${title} - ${brand.title}` : brand.title;
+  }, [title]);
+
+  return (
+    <>
+      {route &&
+        (route.inLayout ? (
+          <Lazy load={loadLayout} props={{ route }} />
+        ) : (
+          <Lazy key={route.path} load={route.screen} props={{}} />
+        ))}
+      <Toasts />
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+// Signed-in layout (SPEC §2 Layout): sidebar, top bar with breadcrumb and
+// user menu, main area.
+import { useEffect } from 'react';
+import { i18n } from '@lingui/core';
+import type { FlatRoute } from './routes.ts';
+import { Sidebar } from './Sidebar.tsx';
+import { TopBar } from './TopBar.tsx';
+import { Lazy } from './Lazy.tsx';
+import { ConfirmHost } from '../ui/confirm.tsx';
+import { useStore } from '../state/use-store.ts';
+import { $drawerOpen, $mobile, $sidebarOpen } from '../state/ui.ts';
+import { startFunctionRefresh } from '../state/functions.ts';
+
+export default function Layout({ route }: { route: FlatRoute }) {
+  const open = useStore($sidebarOpen);
+  const mobile = useStore($mobile);
+  const drawer = useStore($drawerOpen);
+  useEffect(() => startFunctionRefresh(), []);
+  const cls = ['layout', mobile ? (drawer ? 'drawer-open' : 'drawer-closed') : open ? 'expanded' : 'collapsed'];
+  return (
+    <div class={cls.join(' ')}>
+      <a class="skip" href="#main">
+        {i18n._('layout.skip')}
+      </a>
+      <Sidebar route={route} />
+      {mobile && drawer && <div class="backdrop" onClick={() => $drawerOpen.set(false)} />}
+      <div class="main-col">
+        <TopBar route={route} />
+        <main id="main" class="main" tabIndex={-1}>
+          <Lazy key={route.path} load={route.screen} props={{}} />
+        </main>
+      </div>
+      <ConfirmHost />
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+// Modify password (SPEC §5): user ID read-only from the stored user name;
+// old, new and confirm limited to 6 digits, non-digits stripped as typed;
+// each required with its own message; new and confirm must match.
+import { useState } from 'react';
+import { i18n } from '@lingui/core';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Field } from '../ui/Field.tsx';
+import { notify } from '../ui/toast.ts';
+import { requestGoform } from '../api/request.ts';
+import { MESSAGES, messageFor } from '../api/errors.ts';
+import { useStore } from '../state/use-store.ts';
+import { $session } from '../state/session.ts';
+
+export const PASSWORD_DIGITS = 6;
+export const digitsOnly = (v: string) => v.replace(/\D+/g, '').slice(0, PASSWORD_DIGITS);
+
+export interface PasswordForm {
+  oldpwd: string;
+  newpwd: string;
+  confirm: string;
+}
+type Errors = Partial<Record<keyof PasswordForm, string>>;
+
+/** The dialog's rules as a function (unit-tested). Returns message ids. */
+export function validatePassword(f: PasswordForm): Errors {
+  const e: Errors = {};
+  if (!f.oldpwd) e.oldpwd = /*i18n*/ 'pwd.enterCurrent';
+  if (!f.newpwd) e.newpwd = /*i18n*/ 'pwd.enterNew';
+  else if (f.newpwd.length !== PASSWORD_DIGITS) e.newpwd = /*i18n*/ 'err.40202';
+  if (!f.confirm) e.confirm = /*i18n*/ 'pwd.enterAgain';
+  else if (f.confirm !== f.newpwd) e.confirm = /*i18n*/ 'pwd.inconsistent';
+  return e;
+}
+
+const EMPTY: PasswordForm = { oldpwd: '', newpwd: '', confirm: '' };
+
+export function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const session = useStore($session);
+  const [form, setForm] = useState(EMPTY);
+  const [checked, setChecked] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Errors>({});
+  const errors = checked ? validatePassword(form) : {};
+  const set = (k: keyof PasswordForm) => (v: string) => {
+    setForm({ ...form, [k]: v });
+    setServerErrors({});
+  };
+  const close = () => {
+    setForm(EMPTY);
+    setChecked(false);
+    setServerErrors({});
+    onClose();
+  };
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setChecked(true);
+    if (Object.keys(validatePassword(form)).length) return;
+    setBusy(true);
+    try {
+      const r = await requestGoform('EditPwd', { userid: session?.name ?? '', oldpwd: form.oldpwd, newpwd: form.newpwd });
+      if (r.retvalue === 0) {
+        notify('success', i18n._(MESSAGES.success));
+        close();
+      } else {
+        // 10003 / 10005 name the field at fault; keep what was typed.
+        const field = r.field === 'oldpwd' ? 'oldpwd' : 'newpwd';
+        setServerErrors({ [field]: messageFor(r.retvalue, r.msg) });
+      }
+    } catch {
+      // Told by the request layer; the typed values stay.
+    } finally {
+      setBusy(false);
+    }
+  };
+  const msg = (k: keyof PasswordForm) => serverErrors[k] ?? (errors[k] && i18n._(errors[k]));
+  const pwd = { type: 'password', inputMode: 'numeric', autoComplete: 'off', maxLength: PASSWORD_DIGITS, normalize: digitsOnly } as const;
+  return (
+    <Dialog
+      open={open}
+      title={i18n._('pwd.title')}
+      onClose={close}
+      footer={
+        <>
+          <button type="button" class="button" onClick={close}>
+            {i18n._('action.cancel')}
+          </button>
+          <button type="submit" form="pwd-form" class="button primary" disabled={busy}>
+            {i18n._('action.ok')}
+          </button>
+        </>
+      }
+    >
+      <form id="pwd-form" onSubmit={submit} noValidate>
+        <Field label={i18n._('pwd.userId')} value={session?.name ?? ''} readOnly autoComplete="username" />
+        <Field {...pwd} label={i18n._('pwd.old')} value={form.oldpwd} error={msg('oldpwd')} onValue={set('oldpwd')} />
+        <Field {...pwd} label={i18n._('pwd.new')} value={form.newpwd} error={msg('newpwd')} onValue={set('newpwd')} />
+        <Field {...pwd} label={i18n._('pwd.confirm')} value={form.confirm} error={msg('confirm')} onValue={set('confirm')} />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,197 @@
+// The routes table (SPEC §2). One table drives the router, the route guard,
+// the sidebar (filtered by the device function list), the breadcrumb and the
+// page titles. To add a screen, add an entry here with its loader.
+import type { ComponentType } from 'react';
+import type { IconName } from '../ui/Icon.tsx';
+import { homePath } from '../state/session.ts';
+
+export type ScreenLoader = () => Promise<{ default: ComponentType }>;
+
+export interface RouteDef {
+  /** Full path. */
+  path: string;
+  /** Message id of the title (sidebar, breadcrumb, document title). */
+  title: string;
+  /** Function-list key the sidebar requires for this entry (top-level entries use their own key). */
+  fun?: string;
+  icon?: IconName;
+  screen?: ScreenLoader;
+  children?: RouteDef[];
+  /** Reachable by URL but not listed in the sidebar. */
+  hidden?: boolean;
+}
+
+const pending: ScreenLoader = () => import('../screens/Pending.tsx');
+
+function leaf(path: string, title: string, fun?: string, screen: ScreenLoader = pending, hidden?: boolean): RouteDef {
+  return { path, title, fun, screen, hidden };
+}
+
+/** Screens inside the layout, in sidebar order. */
+export const MENU: RouteDef[] = [
+  {
+    path: '/user',
+    title: /*i18n*/ 'route.user',
+    fun: 'user',
+    icon: 'user',
+    children: [
+      leaf('/user/userList', /*i18n*/ 'route.userList'),
+      leaf('/user/userEdit', /*i18n*/ 'route.userEdit', undefined, pending, true),
+      leaf('/user/addUser', /*i18n*/ 'route.addUser', undefined, pending, true),
+      leaf('/user/identify', /*i18n*/ 'route.identify'),
+      leaf('/user/fingerprint', /*i18n*/ 'route.fingerprint', 'fingerprint'),
+    ],
+  },
+  {
+    path: '/network',
+    title: /*i18n*/ 'route.network',
+    fun: 'network',
+    icon: 'network',
+    children: [
+      leaf('/network/internet', /*i18n*/ 'route.internet'),
+      leaf('/network/ethernet', /*i18n*/ 'route.ethernet'),
+      leaf('/network/wirless', /*i18n*/ 'route.wirless', 'wifi'),
+      leaf('/network/wirless/chooseWIFI', /*i18n*/ 'route.chooseWIFI', 'wifi', pending, true),
+      leaf('/network/wirless/addWIFI', /*i18n*/ 'route.addWIFI', 'wifi', pending, true),
+      leaf('/network/commMode', /*i18n*/ 'route.commMode'),
+      leaf('/network/securityOne', /*i18n*/ 'route.securityOne'),
+      leaf('/network/cloud', /*i18n*/ 'route.cloud', 'cloud'),
+      leaf('/network/bluetooth', /*i18n*/ 'route.bluetooth', 'bluetooth'),
+      leaf('/network/mqtt', /*i18n*/ 'route.mqtt', 'mqtt'),
+    ],
+  },
+  {
+    path: '/basicSetting',
+    title: /*i18n*/ 'route.basicSetting',
+    fun: 'basicSetting',
+    icon: 'settings',
+    children: [
+      leaf('/basicSetting/systemInfo', /*i18n*/ 'route.systemInfo'),
+      leaf('/basicSetting/device', /*i18n*/ 'route.device'),
+      leaf('/basicSetting/display', /*i18n*/ 'route.display'),
+      leaf('/basicSetting/identifyMode', /*i18n*/ 'route.identifyMode'),
+      leaf('/basicSetting/fingerPrint', /*i18n*/ 'route.fingerPrint', 'fingerprint'),
+      leaf('/basicSetting/attendance', /*i18n*/ 'route.attendance'),
+      leaf('/basicSetting/timeSetting', /*i18n*/ 'route.timeSetting'),
+      leaf('/basicSetting/dst', /*i18n*/ 'route.dst'),
+      leaf('/basicSetting/statusChange', /*i18n*/ 'route.statusChange'),
+      leaf('/basicSetting/print', /*i18n*/ 'route.print', 'print'),
+      leaf('/basicSetting/applyStatus', /*i18n*/ 'route.applyStatus'),
+      leaf('/basicSetting/wiganPairing', /*i18n*/ 'route.wiganPairing', 'wiegand'),
+      leaf('/basicSetting/workMode', /*i18n*/ 'route.workMode'),
+      leaf('/basicSetting/authorizationMode', /*i18n*/ 'route.authorizationMode'),
+    ],
+  },
+  {
+    path: '/AccSetting',
+    title: /*i18n*/ 'route.AccSetting',
+    fun: 'AccSetting',
+    icon: 'lock',
+    children: [
+      leaf('/AccSetting/zoneSetting', /*i18n*/ 'route.zoneSetting'),
+      leaf('/AccSetting/workGroup', /*i18n*/ 'route.workGroup'),
+      leaf('/AccSetting/alwaysOpen', /*i18n*/ 'route.alwaysOpen'),
+      leaf('/AccSetting/alwaysClose', /*i18n*/ 'route.alwaysClose'),
+    ],
+  },
+  {
+    path: '/advSetting',
+    title: /*i18n*/ 'route.advSetting',
+    fun: 'advSetting',
+    icon: 'tools',
+    children: [
+      leaf('/advSetting/recordList', /*i18n*/ 'route.recordList'),
+      leaf('/advSetting/thermometry', /*i18n*/ 'route.thermometry', 'thermometry'),
+      leaf('/advSetting/report', /*i18n*/ 'route.report'),
+      leaf('/advSetting/access', /*i18n*/ 'route.access'),
+      leaf('/advSetting/timezone', /*i18n*/ 'route.timezone'),
+      leaf('/advSetting/group', /*i18n*/ 'route.group'),
+      leaf('/advSetting/shifts', /*i18n*/ 'route.shifts'),
+      leaf('/advSetting/card', /*i18n*/ 'route.card'),
+      leaf('/advSetting/initCard', /*i18n*/ 'route.initCard'),
+      leaf('/advSetting/firmwareUpgrade', /*i18n*/ 'route.firmwareUpgrade'),
+      leaf('/advSetting/initialization', /*i18n*/ 'route.initialization'),
+      leaf('/advSetting/restart', /*i18n*/ 'route.restart'),
+    ],
+  },
+];
+
+/** Hidden public screens, outside the layout (SPEC §2). */
+export const STANDALONE: RouteDef[] = [
+  leaf('/login', /*i18n*/ 'route.login', undefined, () => import('../screens/Login.tsx'), true),
+  leaf('/404', /*i18n*/ 'route.notFound', undefined, () => import('../screens/NotFound.tsx'), true),
+  leaf('/snkey', /*i18n*/ 'route.snkey', undefined, pending, true),
+  leaf('/up', /*i18n*/ 'route.up', undefined, pending, true),
+  leaf('/test', /*i18n*/ 'route.test', undefined, pending, true),
+  leaf('/cmd', /*i18n*/ 'route.cmd', undefined, pending, true),
+];
+
+/** SPEC §2: without a token only these may be opened. */
+export const OPEN_WITHOUT_TOKEN = ['/login', '/test'];
+
+export interface FlatRoute extends RouteDef {
+  parent?: RouteDef;
+  /** Rendered inside the sidebar layout. */
+  inLayout: boolean;
+}
+
+function flatten(): Map<string, FlatRoute> {
+  const map = new Map<string, FlatRoute>();
+  for (const group of MENU) {
+    map.set(group.path, { ...group, inLayout: true });
+    for (const child of group.children ?? []) map.set(child.path, { ...child, parent: group, inLayout: true });
+  }
+  for (const r of STANDALONE) map.set(r.path, { ...r, inLayout: false });
+  return map;
+}
+
+export const ROUTES: ReadonlyMap<string, FlatRoute> = flatten();
+
+/** Does the device function list allow this sidebar entry? */
+export function allowedBy(route: RouteDef, funs: readonly string[]): boolean {
+  return !route.fun || funs.includes(route.fun);
+}
+
+/** Sidebar entries for a function list: top-level entries only if listed (SPEC §2 Layout). */
+export function visibleMenu(funs: readonly string[]): RouteDef[] {
+  return MENU.filter((g) => allowedBy(g, funs)).map((g) => ({
+    ...g,
+    children: g.children?.filter((c) => !c.hidden && allowedBy(c, funs)),
+  }));
+}
+
+export type Resolution = { redirect: string } | { route: FlatRoute };
+
+/**
+ * The route guard (SPEC §2) as a pure function of where the visitor is going
+ * and whether they hold a session.
+ */
+export function resolveRoute(
+  pathname: string,
+  search: string,
+  session: { roles: readonly string[] } | null,
+): Resolution {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (!session) {
+    if (OPEN_WITHOUT_TOKEN.includes(path)) return { route: ROUTES.get(path)! };
+    const wanted = path + (search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '');
+    return { redirect: `/login?redirect=${encodeURIComponent(wanted)}` };
+  }
+  if (path === '/login') return { redirect: homePath(session.roles) };
+  if (path === '/') return { redirect: '/user' };
+  const route = ROUTES.get(path);
+  if (!route) return { redirect: '/404' };
+  if (route.children?.length) {
+    // A group opens its first screen the device supports (SPEC §2: /user -> /user/userList).
+    const first = route.children.find((c) => !c.hidden && allowedBy(c, session.roles)) ?? route.children[0];
+    return { redirect: first.path };
+  }
+  if (path !== pathname) return { redirect: path };
+  return { route };
+}
+
+/** Only same-site paths may be returned to after sign-in (no open redirect). */
+export function safeRedirect(target: string | null | undefined): string | undefined {
+  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return undefined;
+  return target;
+}

@@ -1,0 +1,17 @@
+// Minimal cookie access for the three client values SPEC §9 names.
+export function readCookie(name: string): string | undefined {
+  for (const part of document.cookie.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+export function writeCookie(name: string, value: string): void {
+  // Session cookies (no expiry): the console's session ends with the browser.
+  document.cookie = `${name}=${encodeURIComponent(value)}; path=/; SameSite=Strict`;
+}
+
+export function removeCookie(name: string): void {
+  document.cookie = `${name}=; path=/; max-age=0`;
+}

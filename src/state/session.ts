@@ -1,0 +1,77 @@
+// Session state (SPEC §3 Session, §4): token in the Admin-Token cookie, the
+// device function list ("roles") in the sever-role cookie, the user name in
+// local storage (the modify-password dialog reads it back, SPEC §5).
+import { atom } from 'nanostores';
+import { readCookie, removeCookie, writeCookie } from './cookies.ts';
+
+export const TOKEN_COOKIE = 'Admin-Token';
+export const ROLE_COOKIE = 'sever-role';
+export const NAME_KEY = 'console.user';
+
+export interface Session {
+  token: string;
+  name: string;
+  roles: string[];
+}
+
+function parseRoles(raw: string | undefined): string[] {
+  if (!raw) return [];
+  try {
+    const v: unknown = JSON.parse(raw);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function readSession(): Session | null {
+  const token = readCookie(TOKEN_COOKIE);
+  if (!token) return null;
+  return { token, name: localStorage.getItem(NAME_KEY) ?? '', roles: parseRoles(readCookie(ROLE_COOKIE)) };
+}
+
+export const $session = atom<Session | null>(readSession());
+/** Set by response code 11003 (SPEC §4). */
+export const $superLogin = atom(false);
+
+export function signIn(token: string, name: string, roles: string[]): void {
+  writeCookie(TOKEN_COOKIE, token);
+  writeCookie(ROLE_COOKIE, JSON.stringify(roles));
+  localStorage.setItem(NAME_KEY, name);
+  $session.set({ token, name, roles });
+}
+
+export function setRoles(roles: string[]): void {
+  const s = $session.get();
+  if (!s) return;
+  writeCookie(ROLE_COOKIE, JSON.stringify(roles));
+  $session.set({ ...s, roles });
+}
+
+export function clearSession(): void {
+  removeCookie(TOKEN_COOKIE);
+  removeCookie(ROLE_COOKIE);
+  $session.set(null);
+  $superLogin.set(false);
+}
+
+/** Indirection so unit tests can observe a reload instead of performing it. */
+export const page = {
+  reload(): void {
+    location.reload();
+  },
+};
+
+/**
+ * Forced logout (SPEC §4, §8): clear the session now and reload after `delayMs`;
+ * the route guard then sends the visitor to /login with the page to come back to.
+ */
+export function forceLogout(delayMs: number): void {
+  clearSession();
+  setTimeout(() => page.reload(), delayMs);
+}
+
+/** Where a signed-in visitor lands (SPEC §2): / when the roles have a user entry, else /network. */
+export function homePath(roles: readonly string[]): string {
+  return roles.includes('user') ? '/' : '/network';
+}

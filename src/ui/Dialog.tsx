@@ -1,0 +1,47 @@
+// Modal dialog on the platform's <dialog>: focus trap, Escape and the top
+// layer come with it.
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { i18n } from '@lingui/core';
+import { Icon } from './Icon.tsx';
+
+export interface DialogProps {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  role?: 'dialog' | 'alertdialog';
+}
+
+export function Dialog({ open, title, onClose, children, footer, role }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  if (!open) return null;
+  return (
+    <dialog
+      ref={ref}
+      class="dialog"
+      role={role}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <header class="dialog-head">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" class="icon-button" onClick={onClose} aria-label={i18n._('action.close')}>
+          <Icon name="close" size={18} />
+        </button>
+      </header>
+      <div class="dialog-body">{children}</div>
+      {footer && <footer class="dialog-foot">{footer}</footer>}
+    </dialog>
+  );
+}
