@@ -23,6 +23,8 @@ export interface BuildOptions {
   brands?: string[];
   locales?: string[];
   out?: string;
+  /** Size budget file (default size-budget.json). */
+  budget?: string;
   /** Skip `lingui extract` (tests that build twice extract once). */
   extract?: boolean;
   quiet?: boolean;
@@ -332,8 +334,8 @@ function kindOf(path: string, catalogs: Record<string, string>): FileKind {
   return 'image';
 }
 
-export function loadBudget(): Budget {
-  return JSON.parse(readFileSync(join(ROOT, 'size-budget.json'), 'utf8'));
+export function loadBudget(file = 'size-budget.json'): Budget {
+  return JSON.parse(readFileSync(resolve(ROOT, file), 'utf8'));
 }
 
 export async function build(options: BuildOptions = {}): Promise<BrandReport[]> {
@@ -349,7 +351,7 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
 
   prepareCatalogs(options.extract ?? true, quiet);
   const app = await buildApp(locales);
-  const budget = loadBudget();
+  const budget = loadBudget(options.budget);
   const inline = await preloadScript(app);
   const reports: BrandReport[] = [];
 
@@ -446,9 +448,10 @@ function parseArgs(argv: string[]): BuildOptions {
     if (flag === '--brand' || flag === '--brands') o.brands = list();
     else if (flag === '--locales' || flag === '--locale') o.locales = list();
     else if (flag === '--out') o.out = value();
+    else if (flag === '--budget') o.budget = value();
     else if (flag === '--no-extract') o.extract = false;
     else if (flag === '--quiet') o.quiet = true;
-    else throw new Error(`unknown option ${argv[i]} (use --brand, --locales, --out, --no-extract, --quiet)`);
+    else throw new Error(`unknown option ${argv[i]} (use --brand, --locales, --out, --budget, --no-extract, --quiet)`);
   }
   return o;
 }

@@ -13,5 +13,5 @@ export function writeCookie(name: string, value: string): void {
 }
 
 export function removeCookie(name: string): void {
-  document.cookie = `${name}=; path=/; max-age=0`;
+  document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }

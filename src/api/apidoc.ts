@@ -1,0 +1,146 @@
+// Generates docs/API.md from the contract (`npm run docs`). A unit test fails
+// when docs/API.md differs from what this prints, so the document cannot drift.
+// Runs on Node only; the console never imports it.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CALLS, ENVELOPE, GOFORM_PREFIX, HEADERS, REQUEST_TIMEOUT_MS, TIMESTAMP_PARAM, type CallSpec, type Field, type Fields } from './contract.ts';
+import { CODE_MESSAGES, MESSAGES } from './errors.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** msgid -> English text, from the English catalogue. */
+function english(): Map<string, string> {
+  const out = new Map<string, string>();
+  const text = readFileSync(join(ROOT, 'locales/en/messages.po'), 'utf8');
+  const re = /^msgid (".*")\nmsgstr (".*")$/gm;
+  for (const m of text.matchAll(re)) out.set(JSON.parse(m[1]), JSON.parse(m[2]));
+  return out;
+}
+
+const BEHAVIOUR: Record<number, string> = {
+  10002: 'Shows the message, signs out after 1 s.',
+  11001: 'As 10002.',
+  10003: 'Handed to the screen, which marks the field named in `field`.',
+  10005: 'Handed to the screen, which marks the field named in `field`.',
+  40104: 'Signs out after 1 s (the device ended the session: idle too long).',
+};
+
+function kindText(f: Field): string {
+  const parts: string[] = [f.kind === 'flag' ? '0 or 1' : f.kind];
+  if (f.min !== undefined || f.max !== undefined) parts.push(`${f.min ?? '…'} to ${f.max ?? '…'}`);
+  if (f.maxLength !== undefined) parts.push(`at most ${f.maxLength} characters`);
+  if (f.pattern) parts.push(`matches \`${f.pattern}\``);
+  if (f.values) parts.push(`one of ${f.values.map((v) => `\`${v}\``).join(', ')}`);
+  return parts.join(', ');
+}
+
+function fieldRows(fields: Fields, prefix = ''): string[] {
+  const rows: string[] = [];
+  for (const [name, f] of Object.entries(fields)) {
+    rows.push(`| \`${prefix}${name}\` | ${kindText(f)} | ${f.optional ? 'no' : 'yes'} | ${f.doc} |`);
+    if (f.fields) rows.push(...fieldRows(f.fields, `${prefix}${name}${f.kind === 'objects' ? '[]' : ''}.`));
+  }
+  return rows;
+}
+
+function fieldTable(title: string, fields: Fields): string[] {
+  if (!Object.keys(fields).length) return [`${title}: none.`, ''];
+  return [`${title}:`, '', '| field | kind | required | meaning |', '|---|---|---|---|', ...fieldRows(fields), ''];
+}
+
+function callSection(name: string, c: CallSpec): string[] {
+  const lines = [`### ${c.method} ${GOFORM_PREFIX}${c.path}`, '', c.purpose, ''];
+  const enc = { query: 'URL query', json: 'JSON body (`application/json`)', form: 'URL-encoded body (`application/x-www-form-urlencoded`)' }[c.encoding];
+  lines.push(`- Parameters travel as: ${enc}.`, `- Needs a session token: ${c.auth ? 'yes' : 'no'}.`);
+  if (c.fieldsPending) {
+    lines.push(`- Fields: not yet defined (${c.fieldsPending}). The simulated terminal answers 10001 until then.`, '');
+    return lines;
+  }
+  lines.push('');
+  lines.push(...fieldTable('Request', c.request), ...fieldTable('Response (besides the envelope)', c.response));
+  return lines;
+}
+
+export function renderApiDoc(): string {
+  const en = english();
+  const text = (id: string) => en.get(id) ?? id;
+  const areas = new Map<string, [string, CallSpec][]>();
+  for (const [name, c] of Object.entries(CALLS) as [string, CallSpec][]) {
+    if (!areas.has(c.area)) areas.set(c.area, []);
+    areas.get(c.area)!.push([name, c]);
+  }
+  const codes = Object.entries(CODE_MESSAGES).map(([code, id]) => `| ${code} | \`${id}\` | ${text(id)} | ${BEHAVIOUR[Number(code)] ?? 'Shows the message; the screen keeps what was typed.'} |`);
+  const out = [
+    '# The /goform/ API the console expects',
+    '',
+    '<!-- Generated from src/api/contract.ts by `npm run docs`. Do not edit: a test compares this file with the generator. -->',
+    '',
+    'This is the contract between the console and the terminal firmware (SPEC §7, §8). The console, the simulated terminal',
+    '(`hil/simulator/`) and this document are all derived from one table in `src/api/contract.ts`.',
+    '',
+    '## Conventions',
+    '',
+    `- Every path sits under \`${GOFORM_PREFIX}\`.`,
+    `- Every request carries \`Cache-Control: no-cache\`, \`Pragma: no-cache\`, a \`${TIMESTAMP_PARAM}\` query parameter holding the`,
+    '  client time in milliseconds, and the language header.',
+    `- \`${HEADERS.token}\`: the session token from \`chklogin\`, on every request once signed in.`,
+    `- \`${HEADERS.language}\`: the console language (\`en\`, \`es\`, \`zh\`, ...), from the browser's local storage; \`en\` by default.`,
+    `- The console gives up on a request after ${REQUEST_TIMEOUT_MS / 1000} s.`,
+    '- GET requests carry their fields in the URL query; POST requests in a JSON body unless the call says otherwise.',
+    '  Fields sent as text (query, URL-encoded body) carry numbers in decimal and lists or records as JSON.',
+    '- A read is a GET on the path prefixed `Set`, a write a POST on the path prefixed `Get` (SPEC §7): the names are',
+    '  swapped relative to their purpose, and kept as the firmware has them.',
+    '- Answers are JSON. A body that is a JSON string holding JSON is accepted.',
+    '- Device strings (names, SSIDs, record fields) are shown as text, never as markup.',
+    '',
+    '## The reply envelope',
+    '',
+    'Every reply is a JSON object with these fields beside the call\'s own response fields:',
+    '',
+    '| field | kind | required | meaning |',
+    '|---|---|---|---|',
+    ...fieldRows(ENVELOPE),
+    '',
+    `A reply with \`reboot\` true is handled first, whatever its \`retvalue\`: the console shows "${text(MESSAGES.deviceRestart)}"`,
+    'and signs out after 1 s.',
+    '',
+    '## Result codes',
+    '',
+    'Codes 11000 (rejected silently) and 11003 (sets the super-login state, SPEC §4) show nothing. Any other code shows the',
+    'message keyed by `msg` when the console catalogue has that id, else `msg` as plain text, else "Failed".',
+    '',
+    '| retvalue | message id | English | console behaviour |',
+    '|---|---|---|---|',
+    ...codes,
+    '',
+    'Codes 10005 ("Parameter Value Error") and 40104 ("Session ended") are not in SPEC §8\'s table; SPEC names 10005 and',
+    'leaves 40104 without a message. This contract gives them the meanings above.',
+    '',
+    '## Message ids for `msg`',
+    '',
+    '| id | English |',
+    '|---|---|',
+    ...Object.values(MESSAGES).map((id) => `| \`${id}\` | ${text(id)} |`),
+    '',
+    '## Device function list',
+    '',
+    '`funs` (in `chklogin` and `GetDeviceFunList`) lists menu keys. The sidebar shows a top-level entry only when its key is',
+    'listed: `user`, `network`, `basicSetting`, `AccSetting`, `advSetting`. Feature keys show single screens: `fingerprint`',
+    '(finger screens), `wifi`, `bluetooth`, `mqtt`, `cloud`, `wiegand`, `print`, `thermometry`. The keys `face`, `iris`, `card`',
+    'and `report` are reserved for the screens that use them. Routes themselves only require a session (SPEC §6).',
+    '',
+  ];
+  for (const [area, calls] of areas) {
+    out.push(`## Calls: ${area}`, '');
+    for (const [name, c] of calls) out.push(...callSection(name, c));
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}
+
+export const API_DOC = join(ROOT, 'docs/API.md');
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  writeFileSync(API_DOC, renderApiDoc());
+  console.log(`wrote ${API_DOC}`);
+}

@@ -1,0 +1,115 @@
+// The flash set: per-brand gzip files, manifest, reproducibility, budget gate.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { build, allBrands, defaultBrand, type Manifest } from '../../build.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const outA = mkdtempSync(join(tmpdir(), 'build-a-'));
+const outB = mkdtempSync(join(tmpdir(), 'build-b-'));
+
+function tree(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const brand of readdirSync(dir)) for (const f of readdirSync(join(dir, brand))) files.set(`${brand}/${f}`, readFileSync(join(dir, brand, f)));
+  return files;
+}
+
+test('two builds of the same sources are byte-identical', async () => {
+  await build({ out: outA, quiet: true });
+  await build({ out: outB, quiet: true, extract: false });
+  const a = tree(outA);
+  const b = tree(outB);
+  assert.equal([...a.keys()].sort(), [...b.keys()].sort());
+  for (const [name, content] of a) assert.ok(content.equals(b.get(name)!), `${name} differs`);
+  assert.equal(readdirSync(outA).sort(), allBrands());
+});
+
+test('the manifest lists every served file with sizes and the SHA-256 of its gzip file', () => {
+  for (const brand of allBrands()) {
+    const dir = join(outA, brand);
+    const m: Manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    assert.is(m.brand, brand);
+    assert.is(m.version, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    const gz = readdirSync(dir).filter((f) => f !== 'manifest.json');
+    assert.equal(gz.sort(), m.files.map((f) => `${f.path}.gz`).sort(), 'only gzip files ship, each listed');
+    for (const f of m.files) {
+      const z = readFileSync(join(dir, `${f.path}.gz`));
+      assert.is(z.length, f.gzipBytes, f.path);
+      assert.is(createHash('sha256').update(z).digest('hex'), f.sha256, f.path);
+      assert.is(gunzipSync(z).length, f.bytes, f.path);
+      if (f.path !== 'index.html') assert.match(f.path, /-[A-Z0-9]{8}\.(js|css|svg)$/, 'content-hashed name');
+    }
+    assert.not.ok(gz.some((f) => f.endsWith('.map.gz')), 'no source maps in the flash set');
+  }
+});
+
+test('each brand shows only its own assets, and its title and copyright', () => {
+  for (const brand of allBrands()) {
+    const conf = JSON.parse(readFileSync(join(ROOT, 'brands', brand, 'brand.json'), 'utf8'));
+    const html = gunzipSync(readFileSync(join(outA, brand, 'index.html.gz'))).toString();
+    assert.ok(html.includes(`<title>${conf.title}</title>`), brand);
+    assert.ok(html.includes(JSON.stringify(conf.copyright).slice(1, -1)), `${brand} copyright`);
+    const logo = readFileSync(join(ROOT, 'brands', brand, 'logo.svg'));
+    const logos = readdirSync(join(outA, brand)).filter((f) => f.startsWith('logo-'));
+    assert.is(logos.length, 1);
+    assert.ok(gunzipSync(readFileSync(join(outA, brand, logos[0]))).equals(logo), `${brand} ships its own logo`);
+    for (const other of allBrands().filter((b) => b !== brand)) {
+      const otherConf = JSON.parse(readFileSync(join(ROOT, 'brands', other, 'brand.json'), 'utf8'));
+      assert.not.ok(html.includes(otherConf.title), `${brand} mentions ${other}`);
+    }
+  }
+  assert.ok(allBrands().includes(defaultBrand()));
+  assert.equal(allBrands(), ['anviz', 'ia', 'nice', 'sdh', 'secu365']);
+});
+
+test('index.html preloads the catalogue, and references only files in the set', () => {
+  const dir = join(outA, defaultBrand());
+  const m: Manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  const html = gunzipSync(readFileSync(join(dir, 'index.html.gz'))).toString();
+  const refs = [...html.matchAll(/"\/([\w.-]+\.(?:js|css|svg))"/g)].map((x) => x[1]);
+  assert.ok(refs.length >= 4);
+  for (const r of refs) assert.ok(m.files.some((f) => f.path === r), `${r} is shipped`);
+  assert.ok(html.includes('modulepreload'));
+});
+
+test('a subset build: one brand, chosen locales (English always included)', () => {
+  const out = mkdtempSync(join(tmpdir(), 'build-sub-'));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'build.ts', '--brand', 'anviz', '--locales', 'es', '--out', out, '--no-extract'], { cwd: ROOT, encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+  assert.equal(readdirSync(out), ['anviz']);
+  const langs = readdirSync(join(out, 'anviz')).filter((f) => f.startsWith('lang-')).map((f) => f.slice(5, 7)).sort();
+  assert.equal(langs, ['en', 'es']);
+  assert.match(r.stdout, /login critical path/, 'prints the size table');
+});
+
+test('the build exits non-zero naming each file over budget', () => {
+  const out = mkdtempSync(join(tmpdir(), 'build-over-'));
+  const budget = join(out, 'tight.json');
+  writeFileSync(budget, JSON.stringify({ perFile: { html: 100, js: 100000, css: 100000, catalog: 100000, image: 100000 }, perBrand: { loginCriticalPath: 1000, totalEnglish: 100000, total: 100000 } }));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'build.ts', '--brand', 'ia', '--out', out, '--budget', budget, '--no-extract'], { cwd: ROOT, encoding: 'utf8' });
+  assert.is(r.status, 1);
+  assert.match(r.stderr, /ia\/index\.html: \d+ > 100 \(html\)/);
+  assert.match(r.stderr, /ia login critical path: \d+ > 1000/);
+});
+
+test('an unknown brand or locale is refused with the list of known ones', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'build.ts', '--brand', 'acme', '--no-extract'], { cwd: ROOT, encoding: 'utf8' });
+  assert.is(r.status, 1);
+  assert.match(r.stderr, /unknown brand: acme \(have anviz, ia, nice, sdh, secu365\)/);
+});
+
+test('the real budget holds for every brand (login path and English total)', async () => {
+  const reports = await build({ out: mkdtempSync(join(tmpdir(), 'build-en-')), quiet: true, extract: false });
+  const budget = JSON.parse(readFileSync(join(ROOT, 'size-budget.json'), 'utf8'));
+  for (const r of reports) {
+    assert.equal(r.overBudget, [], r.brand);
+    assert.ok(r.criticalPath <= budget.perBrand.loginCriticalPath);
+  }
+});
+
+test.run();

@@ -1,0 +1,31 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { API_DOC, renderApiDoc } from '../../src/api/apidoc.ts';
+import { CALLS } from '../../src/api/contract.ts';
+
+test('docs/API.md is current with the contract (run `npm run docs` after changing it)', () => {
+  assert.fixture(readFileSync(API_DOC, 'utf8'), renderApiDoc());
+});
+
+test('every SPEC §7 call is in the contract', () => {
+  const spec = `chklogin logout GetDeviceFunList SetAllWirless GetChooseWirless GetSearchBleDev GetBleConnect SetBleDevGroup
+    AnvizWiegandMatch SetAnvizWiegandAuthorize GetAnvizWiegandAuthorize SetBluetoothAuthorize GetBluetoothAuthorize
+    DeleteSomeWiegand DeleteSomeBluetooth InitMachine RestartMachine UpdateMachine InitAdminCard SetWebUpgradeMode
+    test_takephoto ExecuteCommand searchrecord DownloadRecordForm GetReportFormInfo DownloadReportForm searchThermometryRecord
+    getLanList SetLanguageSettingItem GetLanguageSettingItem SetGroupTime AddGroupTime DelSomeGroup SetUniversalGroup
+    GetUniversalGroup userlist GetUserInfo edituser deleteuser deletsomeuser adduser EditPwd checkPower
+    getOnlineEnrollStatus regfp GetExcelAddUser ExportUserAll`.split(/\s+/);
+  const pairs = `InfoParam MachineParam TimeParam IdentifyParam FPCompareParam KaoqinParam DateTimeParam DSTParam
+    StatusChangeInfo PrintParam ApplyParam WorkModeSwitch EthernetParam Wirless InternetParam CommMode CloudParam
+    RestParam BluetoothParam MqttCloudParam SNKeyParam DebugParam AccessControl GroupInfo TimeIntervalInfo ShiftsInfo CardInfo`.split(/\s+/);
+  for (const p of pairs) spec.push(`Set${p}`, `Get${p}`);
+  for (const name of spec) assert.ok(name in CALLS, name);
+  for (const p of pairs) {
+    assert.is(CALLS[`Set${p}` as keyof typeof CALLS].method, 'GET', `Set${p} reads with GET`);
+    assert.is(CALLS[`Get${p}` as keyof typeof CALLS].method, 'POST', `Get${p} writes with POST`);
+  }
+  assert.is(Object.keys(CALLS).length, spec.length, 'nothing outside SPEC §7');
+});
+
+test.run();
