@@ -123,10 +123,30 @@ export function prepareCatalogs(extract: boolean, quiet: boolean): void {
   run(lingui, ['compile'], quiet);
 }
 
+/** Names of the calls the console's source makes: requestGoform('<name>', ...). */
+export function callsUsed(dir = join(ROOT, 'src')): Set<string> {
+  const used = new Set<string>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.tsx?$/.test(e.name) && !/\/api\/request\.ts$/.test(p)) {
+        for (const m of readFileSync(p, 'utf8').matchAll(/requestGoform\(\s*([^,)\s]*)/g)) {
+          const lit = /^['"](\w+)['"]$/.exec(m[1]);
+          if (!lit) throw new Error(`${relative(ROOT, p)}: requestGoform needs a literal call name (the build ships only the calls it sees)`);
+          used.add(lit[1]);
+        }
+      }
+    }
+  };
+  walk(dir);
+  return used;
+}
+
 /**
- * esbuild plugin: the console ships only what requests need from the contract
- * (method, path, encoding per call, and the constants); field tables and
- * documentation stay on the build machine, the simulator and docs/API.md.
+ * esbuild plugin: the console ships only what its requests need from the
+ * contract (method and encoding of each call it makes, and the constants);
+ * field tables and documentation stay with the simulator and docs/API.md.
  */
 function contractPlugin(): Plugin {
   return {
@@ -134,9 +154,12 @@ function contractPlugin(): Plugin {
     setup(b) {
       b.onLoad({ filter: /src[\\/]api[\\/]contract\.ts$/ }, async () => {
         const contract = await import('./src/api/contract.ts');
+        const used = callsUsed();
         // Calls grouped by "METHOD encoding"; every path equals its call name.
         const groups: Record<string, string[]> = {};
-        for (const [name, c] of Object.entries(contract.CALLS)) {
+        for (const name of [...used].sort()) {
+          const c = (contract.CALLS as Record<string, { method: string; path: string; encoding: string }>)[name];
+          if (!c) throw new Error(`requestGoform('${name}'): no such call in src/api/contract.ts`);
           if (c.path !== name) throw new Error(`contract: ${name} has path ${c.path}; the client table assumes they match`);
           (groups[`${c.method} ${c.encoding}`] ??= []).push(name);
         }
@@ -175,6 +198,7 @@ interface AppBuild {
   files: Map<string, Uint8Array>; // served name -> content
   entry: string;
   css: string;
+  layoutCss: string;
   catalogs: Record<string, string>; // locale -> served name
   preload: string[]; // the entry's static imports, preloaded by index.html
   login: string[]; // the login screen's chunks, preloaded when signed out
@@ -188,6 +212,8 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
     absWorkingDir: ROOT,
     entryPoints: [
       { in: 'src/main.tsx', out: 'app' },
+      // The layout's stylesheet is its own file: the login page does not load it.
+      { in: 'src/shell/layout.css', out: 'layout' },
       ...locales.map((l) => ({ in: `locales/${l}/messages.mjs`, out: `lang-${l}` })),
     ],
     bundle: true,
@@ -216,7 +242,7 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
     },
     define: {
       'process.env.NODE_ENV': '"production"',
-      __LOCALES__: JSON.stringify(locales),
+      __LOCALES__: JSON.stringify(locales.join(',')),
     },
     plugins: [catalogsPlugin(locales), contractPlugin()],
   });
@@ -230,6 +256,7 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
   const entryOut = outputs.find(([, o]) => o.entryPoint === 'src/main.tsx')!;
   const entry = name(entryOut[0]);
   const css = name(entryOut[1].cssBundle!);
+  const layoutCss = name(outputs.find(([, o]) => o.entryPoint === 'src/shell/layout.css')![0]);
   const catalogs: Record<string, string> = {};
   for (const l of locales) catalogs[l] = name(outputs.find(([, o]) => o.entryPoint === `locales/${l}/messages.mjs`)![0]);
   // Static imports of a chunk, transitively.
@@ -251,10 +278,10 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
   const always = [...staticDeps(entry)];
   const without = (list: string[]) => [...new Set(list)].filter((f) => f !== entry && !always.includes(f));
   const login = without(chunkFor('src/screens/Login.tsx'));
-  const layout = without(chunkFor('src/shell/Layout.tsx'));
+  const layout = [...without(chunkFor('src/shell/Layout.tsx')), layoutCss];
   const critical = new Set([entry, css, ...always, ...login]);
   if (catalogs.en) critical.add(catalogs.en);
-  return { files, entry, css, catalogs, preload: always, login, layout, critical };
+  return { files, entry, css, layoutCss, catalogs, preload: always, login, layout, critical };
 }
 
 /** Fail when a library is bundled twice (e.g. Preact through a CommonJS shim). */
@@ -291,7 +318,7 @@ function hashName(base: string, ext: string, content: Uint8Array): string {
  */
 async function preloadScript(app: AppBuild): Promise<string> {
   const data = { c: app.catalogs, i: app.login, o: app.layout };
-  const src = `(function(d){function p(f){var k=document.createElement("link");k.rel="modulepreload";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),Object.keys(d.c))}catch(e){}p(d.c[l]);(/(^|; *)Admin-Token=/.test(document.cookie)?d.o:d.i).forEach(p)})(${JSON.stringify(data)})`;
+  const src = `(function(d){function p(f){var k=document.createElement("link");k.rel=/css$/.test(f)?"preload":"modulepreload";if(/css$/.test(f))k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),Object.keys(d.c))}catch(e){}p(d.c[l]);(/(^|; *)Admin-Token=/.test(document.cookie)?d.o:d.i).forEach(p)})(${JSON.stringify(data)})`;
   return (await transform(src, { minify: true, loader: 'js' })).code.trim();
 }
 
@@ -306,7 +333,7 @@ function indexHtml(opts: {
   preload: string[];
   favicon: string;
   colors: Record<string, string>;
-  brandData: unknown;
+  pageData: unknown;
   inline: string;
 }): string {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
@@ -319,7 +346,7 @@ function indexHtml(opts: {
     `<link rel="stylesheet" href="/${opts.css}">` +
     opts.preload.map((p) => `<link rel="modulepreload" href="/${p}">`).join('') +
     `<style>:root{--brand:${c.brand};--brand-ink:${c.brandInk};--side-bg:${c.sidebar}}</style>` +
-    `<script type="application/json" id="brand">${jsonForScript(opts.brandData)}</script>` +
+    `<script type="application/json" id="console-data">${jsonForScript(opts.pageData)}</script>` +
     `<script>${opts.inline}</script>` +
     `<script type="module" src="/${opts.entry}"></script>` +
     '</head><body><div id="app"></div><noscript>This console needs JavaScript.</noscript></body></html>\n'
@@ -369,7 +396,10 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
       preload: app.preload,
       favicon,
       colors: conf.colors,
-      brandData: { id: brand, title: conf.title, copyright: conf.copyright, logo: `/${logo}` },
+      pageData: {
+        brand: { id: brand, title: conf.title, copyright: conf.copyright, logo: `/${logo}` },
+        layoutCss: `/${app.layoutCss}`,
+      },
       inline,
     });
     const files = new Map(app.files);

@@ -1,12 +1,12 @@
 // Locale codes (SPEC §1): English is the default and the fallback; zh-cn and
 // zh-tw map to zh; anything unsupported falls back to en. Kept in local storage.
 
-declare const __LOCALES__: readonly string[] | undefined;
+declare const __LOCALES__: string | undefined;
 
 export const DEFAULT_LOCALE = 'en';
 export const LANGUAGE_KEY = 'language';
 /** Locales whose catalogues this build ships (set by build.ts). */
-export const BUILT_LOCALES: readonly string[] = typeof __LOCALES__ === 'undefined' ? [DEFAULT_LOCALE] : __LOCALES__;
+export const BUILT_LOCALES: readonly string[] = typeof __LOCALES__ === 'undefined' ? [DEFAULT_LOCALE] : __LOCALES__.split(',');
 /** Right-to-left scripts among the languages SPEC §1 lists. */
 const RTL = ['ar', 'he', 'fa'];
 

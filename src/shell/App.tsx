@@ -10,10 +10,11 @@ import { useStore } from '../state/use-store.ts';
 import { $session } from '../state/session.ts';
 import { navigated } from '../state/ui.ts';
 import { useLocale } from '../i18n/index.ts';
-import { brand } from '../brand.ts';
+import { brand, loadStylesheet, pageData } from '../brand.ts';
 
 /** The signed-in layout loads on demand: the login page does not carry it. */
-export const loadLayout = () => import('./Layout.tsx');
+export const loadLayout = () =>
+  Promise.all([import('./Layout.tsx'), loadStylesheet(pageData.layoutCss)]).then(([layout]) => layout);
 
 export function App() {
   const [location, navigate] = useLocation();

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { build, allBrands, defaultBrand, type Manifest } from '../../build.ts';
+import { build, allBrands, callsUsed, defaultBrand, type Manifest } from '../../build.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const outA = mkdtempSync(join(tmpdir(), 'build-a-'));
@@ -110,6 +110,14 @@ test('the real budget holds for every brand (login path and English total)', asy
     assert.equal(r.overBudget, [], r.brand);
     assert.ok(r.criticalPath <= budget.perBrand.loginCriticalPath);
   }
+});
+
+test('the client ships only the calls the source makes, and a computed call name stops the build', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'calls-'));
+  writeFileSync(join(dir, 'a.ts'), "requestGoform('chklogin', {});\nrequestGoform(\n  'logout');");
+  assert.equal([...callsUsed(dir)].sort(), ['chklogin', 'logout']);
+  writeFileSync(join(dir, 'b.tsx'), 'requestGoform(name);');
+  assert.throws(() => callsUsed(dir), /needs a literal call name/);
 });
 
 test.run();

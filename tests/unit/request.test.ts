@@ -5,6 +5,8 @@ import * as assert from 'uvu/assert';
 import { captureTimers, english, fakeDevice, restoreFetch, type FakeDevice } from './helpers.ts';
 import { requestGoform, GoformError, parseBody, LOGOUT_DELAY_MS } from '../../src/api/request.ts';
 import { HEADERS, REQUEST_TIMEOUT_MS, TIMESTAMP_PARAM } from '../../src/api/contract.ts';
+import { messageFor, MESSAGES } from '../../src/api/errors.ts';
+import { i18n } from '@lingui/core';
 import { $session, $superLogin, page, signIn, TOKEN_COOKIE } from '../../src/state/session.ts';
 import { $toasts } from '../../src/ui/toast.ts';
 import { LANGUAGE_KEY } from '../../src/i18n/locale.ts';
@@ -45,7 +47,8 @@ async function rejection(p: Promise<unknown>): Promise<GoformError> {
     assert.instance(e, GoformError);
     return e as GoformError;
   }
-  throw new assert.Assertion({ message: 'expected the call to reject' });
+  assert.unreachable('expected the call to reject');
+  throw new Error('unreachable');
 }
 
 t('every path sits under /goform/', async () => {
@@ -242,6 +245,26 @@ t('the timeout is 60 s; a device that never answers times out with a message', a
   const e = await rejection(requestGoform('GetDeviceFunList', undefined, { timeoutMs: 100 }));
   assert.is(e.code, 'timeout');
   assert.is(lastToast(), 'Network connection failed, please check the network');
+});
+
+t('the SPEC §8 message table, word for word in English', () => {
+  const table: [number, string][] = [
+    [10001, 'System Error'], [10002, 'Token Failed'], [11001, 'Token Failed'], [10003, 'The Necessary Parameters are Missing'],
+    [10101, 'Upload file out of limit size'], [10102, 'Upload file format Error'], [40101, "User Name can't be Empty"],
+    [40102, 'User Name Format Error'], [40103, 'User Name Already Exist'], [40201, "Password can't be Empty"],
+    [40202, 'Password Format Error'], [40203, 'The Password does not Match'], [40301, 'User Name does not Exist'],
+    [40302, 'Password Error'], [40401, 'Invalid User ID'], [40402, 'User ID Already Exists'], [40403, 'User Card Already Exists'],
+    [40404, 'User Password does not meet the Rules'], [40405, 'Password Already Exists'],
+  ];
+  for (const [code, text] of table) assert.is(messageFor(code), text, String(code));
+  const other: [keyof typeof MESSAGES, string][] = [
+    ['passwordErrorOrTimeout', 'Password error or timeout'], ['addUpToLimit', 'Add up to limit !'],
+    ['useridOrUsernameError', 'userid or username is error'], ['networkConnectionFailed', 'Network connection failed, please check the network'],
+    ['networkError', 'Network Error'], ['languageSettingFailed', 'Language setting failed, please reset'],
+    ['wifiFallbackAP', 'Connection failed, switch back to AP mode'], ['wifiScanFailed', 'Obtaining failed, please refresh.'],
+    ['success', 'Success'], ['failed', 'Failed'], ['deviceRestart', 'The device and web page will restart'],
+  ];
+  for (const [key, text] of other) assert.is(i18n._(MESSAGES[key]), text, key);
 });
 
 t.run();

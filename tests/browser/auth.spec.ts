@@ -1,0 +1,99 @@
+// Sign-in, route guard, logout, 404 (SPEC §2, §4, §5).
+import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, simulatorOnly } from './fixtures.ts';
+
+test('sign in: required fields, wrong password, then the right one', async ({ page }) => {
+  await page.goto('/login');
+  await expectAccessible(page, 'login');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Please input User Name')).toBeVisible();
+  await expect(page.getByText('Please Input Password')).toBeVisible();
+  await expectAccessible(page, 'login with errors');
+
+  await signIn(page, ADMIN.username, 'wrong-1');
+  await expect(page.getByRole('alert')).toHaveText('Password Error');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByLabel('User name')).toHaveValue(ADMIN.username);
+
+  await signIn(page, 'nobody', ADMIN.password);
+  await expect(page.getByRole('alert')).toHaveText('User Name does not Exist');
+
+  await signIn(page);
+  await expect(page).toHaveURL(/\/user\/userList$/);
+  await expect(page.getByRole('button', { name: ADMIN.username })).toBeVisible();
+  const cookies = await page.context().cookies();
+  expect(cookies.find((c) => c.name === 'Admin-Token')?.value).toMatch(/\w{8,}/);
+  expect(JSON.parse(decodeURIComponent(cookies.find((c) => c.name === 'sever-role')!.value))).toContain('user');
+  await expectAccessible(page, 'user list');
+});
+
+test('the guard sends a visitor to sign in and back to the page they wanted', async ({ page }) => {
+  await page.goto('/basicSetting/dst?tab=2');
+  await expect(page).toHaveURL(/\/login\?redirect=%2FbasicSetting%2Fdst%3Ftab%3D2$/);
+  await signIn(page);
+  await expect(page).toHaveURL(/\/basicSetting\/dst\?tab=2$/);
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Daylight saving time');
+  await expect(page).toHaveTitle(/^Daylight saving time - /);
+});
+
+test('signed in, /login goes home; / -> /user -> /user/userList; unknown -> /404', async ({ page }) => {
+  await openSignedIn(page);
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/user\/userList$/);
+  await page.goto('/user');
+  await expect(page).toHaveURL(/\/user\/userList$/);
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/404$/);
+  await expect(page.getByRole('heading', { name: '404' })).toBeVisible();
+  await expectAccessible(page, '404');
+  await page.getByRole('link', { name: 'Back to the console' }).click();
+  await expect(page).toHaveURL(/\/user\/userList$/);
+});
+
+test.describe('a device without a user menu', () => {
+  test.use({ profileName: 'iris' });
+  test('signed in, /login goes to /network', async ({ page }) => {
+    simulatorOnly();
+    await openSignedIn(page, '/login');
+    await expect(page).toHaveURL(/\/network\/internet$/);
+  });
+});
+
+test('logout asks "Are you Sure?", and ends the session', async ({ page }) => {
+  await openSignedIn(page, '/network/ethernet');
+  await page.getByRole('button', { name: ADMIN.username }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText('Are you Sure?');
+  await expectAccessible(page, 'logout confirmation');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/network\/ethernet$/);
+
+  await page.getByRole('button', { name: ADMIN.username }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await page.context().cookies()).find((c) => c.name === 'Admin-Token')).toBeUndefined();
+  await page.goto('/network/ethernet');
+  await expect(page).toHaveURL(/\/login\?redirect=/);
+});
+
+test.describe('a device that ends idle sessions', () => {
+  test.use({ profileOverrides: { sessionIdleMs: 1500 } });
+  test('the next request after the device ends the session signs out (40104)', async ({ page }) => {
+    simulatorOnly();
+    await openSignedIn(page, '/network/ethernet');
+    await page.waitForTimeout(1700);
+    await page.getByRole('button', { name: 'Device information' }).click();
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fnetwork%2Fethernet/, { timeout: 5000 });
+  });
+});
+
+test('a token the device no longer knows signs out with "Token Failed" (10002)', async ({ page, terminal }) => {
+  simulatorOnly();
+  await openSignedIn(page, '/basicSetting/device');
+  await page.waitForLoadState('networkidle'); // the layout's own first calls are done
+  await terminal.restart(); // the device forgets its sessions
+  await page.getByRole('button', { name: 'Device information' }).click();
+  await expect(page.getByText('Token Failed')).toBeVisible();
+  await expect(page).toHaveURL(/\/login\?redirect=%2FbasicSetting%2Fdevice/, { timeout: 5000 });
+});

@@ -1,0 +1,143 @@
+// Layout (SPEC §2): sidebar gated by the function list, info dialog, mobile
+// mode, breadcrumb, titles, sidebar cookie, route-load errors.
+import { test, expect, openSignedIn, expectAccessible, simulatorOnly } from './fixtures.ts';
+
+const menu = (page: import('playwright/test').Page) => page.getByRole('navigation', { name: 'Main menu' });
+
+test('the sidebar shows every group the full device lists', async ({ page }) => {
+  await openSignedIn(page);
+  for (const name of ['Users', 'Network', 'Basic setup', 'Access control', 'Advanced']) await expect(menu(page).getByRole('button', { name })).toBeVisible();
+  await menu(page).getByRole('button', { name: 'Network' }).click();
+  await expect(menu(page).getByRole('link', { name: 'Bluetooth' })).toBeVisible();
+  await menu(page).getByRole('link', { name: 'MQTT' }).click();
+  await expect(page).toHaveURL(/\/network\/mqtt$/);
+  await expect(menu(page).getByRole('link', { name: 'MQTT' })).toHaveAttribute('aria-current', 'page');
+  await expectAccessible(page, 'layout');
+});
+
+test.describe('a reduced device', () => {
+  test.use({ profileName: 'lite' });
+  test('the sidebar follows its function list', async ({ page }) => {
+    simulatorOnly();
+    await openSignedIn(page);
+    await expect(menu(page).getByRole('button', { name: 'Users' })).toBeVisible();
+    await expect(menu(page).getByRole('button', { name: 'Access control' })).toHaveCount(0);
+    await menu(page).getByRole('button', { name: 'Network' }).click();
+    await expect(menu(page).getByRole('link', { name: 'Ethernet' })).toBeVisible();
+    await expect(menu(page).getByRole('link', { name: 'Bluetooth' })).toHaveCount(0);
+    await expect(menu(page).getByRole('link', { name: 'Wi-Fi' })).toHaveCount(0);
+  });
+
+  test('the info dialog leaves out what the device does not support', async ({ page }) => {
+    simulatorOnly();
+    await openSignedIn(page);
+    await page.getByRole('button', { name: 'Device information' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Device information' });
+    await expect(dialog).toContainText('SIM0000000002');
+    await expect(dialog).toContainText('Face capacity');
+    await expect(dialog).not.toContainText('Fingerprint capacity');
+    await expect(dialog).not.toContainText('Iris capacity');
+  });
+
+  test('no language menu when the device setting forbids it', async ({ page }) => {
+    simulatorOnly();
+    await openSignedIn(page);
+    await page.getByRole('button', { name: 'admin' }).click();
+    await expect(page.getByRole('menuitem', { name: 'Modify password' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Language' })).toHaveCount(0);
+  });
+});
+
+test('the function list is refreshed every 30 s and the sidebar follows it', async ({ page, terminal }) => {
+  simulatorOnly();
+  await page.clock.install();
+  await openSignedIn(page);
+  await expect(menu(page).getByRole('button', { name: 'Advanced' })).toBeVisible();
+  terminal.sim!.profile.funs = terminal.sim!.profile.funs.filter((f) => f !== 'advSetting');
+  await page.clock.runFor(31_000);
+  await expect(menu(page).getByRole('button', { name: 'Advanced' })).toHaveCount(0);
+});
+
+test('the info dialog: firmware, capacities the device supports, records, serial', async ({ page, terminal }) => {
+  await openSignedIn(page);
+  await page.getByRole('button', { name: 'Device information' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Device information' });
+  await expect(dialog).toBeVisible();
+  if (terminal.sim) {
+    const p = terminal.sim.profile;
+    await expect(dialog).toContainText(p.Build_Version);
+    await expect(dialog).toContainText(p.Serial);
+    await expect(dialog.getByText('Face capacity')).toBeVisible();
+    await expect(dialog.getByText('Fingerprint capacity')).toBeVisible();
+    await expect(dialog.getByText('Iris capacity')).toHaveCount(0);
+    await expect(dialog).toContainText(String(p.MaxRecord));
+  }
+  await expectAccessible(page, 'info dialog');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+});
+
+test('mobile at 800 px: drawer closes on navigation, breadcrumb shows the parent, phone mode', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.goto('/network/ethernet');
+  await page.getByLabel('User name').fill('admin');
+  await page.getByLabel('Password', { exact: true }).fill('123456');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/network\/ethernet$/);
+  await expect(page.locator('body')).toHaveClass(/mobile/);
+  await expect(menu(page)).toBeHidden();
+  const crumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(crumb).toHaveText('Network');
+  const toggle = page.getByRole('button', { name: 'Show or hide the menu' });
+  await toggle.click();
+  await expect(menu(page)).toBeVisible();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expectAccessible(page, 'mobile drawer');
+  await menu(page).getByRole('button', { name: 'Basic setup' }).click();
+  await menu(page).getByRole('link', { name: 'Display' }).click();
+  await expect(page).toHaveURL(/\/basicSetting\/display$/);
+  await expect(menu(page)).toBeHidden();
+  await expect(crumb).toHaveText('Basic setup');
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await expect(page.locator('body')).not.toHaveClass(/mobile/);
+  await expect(crumb).toContainText('Display');
+});
+
+test('the sidebar state is remembered in a cookie across reloads', async ({ page }) => {
+  await openSignedIn(page);
+  const toggle = page.getByRole('button', { name: 'Show or hide the menu' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  expect((await page.context().cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('0');
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Show or hide the menu' })).toHaveAttribute('aria-expanded', 'false');
+  await expectAccessible(page, 'collapsed sidebar');
+});
+
+test('the page title comes from the brand and the route', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page).toHaveTitle(/^Sign in - .+/);
+  const brandTitle = (await page.title()).replace(/^Sign in - /, '');
+  await page.getByLabel('User name').fill('admin');
+  await page.getByLabel('Password', { exact: true }).fill('123456');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveTitle(`User list - ${brandTitle}`);
+});
+
+test('a screen that fails to load shows "Network Error" and reloads after 1.5 s', async ({ page }) => {
+  await openSignedIn(page, '/user/userList');
+  // The link drops: no further code can be fetched.
+  await page.route(/\/c-[A-Z0-9]+\.js$/, (route) => route.abort('internetdisconnected'));
+  const loads: number[] = [];
+  page.on('load', () => loads.push(Date.now()));
+  const started = Date.now();
+  // Navigate inside the app to a screen whose code is not loaded yet (the 404 screen).
+  await page.evaluate(() => {
+    history.pushState(null, '', '/no/such/page');
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(page.getByText('Network Error')).toBeVisible();
+  await expect.poll(() => loads.length, { timeout: 5000 }).toBeGreaterThan(0);
+  expect(loads[0] - started).toBeGreaterThanOrEqual(1400);
+});

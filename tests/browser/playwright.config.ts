@@ -1,0 +1,29 @@
+// Browser tests: Debian's Chromium (never a downloaded browser) driven by
+// Playwright against the simulated terminal, or against a real terminal when
+// TERMINAL_URL is set (the hardware-in-loop harness does that).
+import { defineConfig } from 'playwright/test';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: /.*\.spec\.ts$/,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  forbidOnly: true,
+  reporter: process.env.PW_REPORTER ? (process.env.PW_REPORTER as 'list') : [['list']],
+  outputDir: '../../test-results',
+  use: {
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'only-on-failure',
+    trace: 'off',
+  },
+});

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `npm test`: typecheck, build (size gate), unit tests, browser tests.
+# Installs the Debian packages the tests need when it can (root with apt),
+# otherwise stops with one line saying what to run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
+need=()
+[ -x "$CHROMIUM" ] || need+=(chromium)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing Debian packages: ${need[*]}"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}") >/tmp/console-apt.log 2>&1 \
+      || { echo "apt-get install ${need[*]} failed; see /tmp/console-apt.log"; exit 1; }
+  else
+    echo "Missing ${need[*]}: run 'sudo apt-get update && sudo apt-get install -y ${need[*]}' (or set CHROMIUM_PATH), then npm test again."
+    exit 1
+  fi
+fi
+
+passed=0
+failed=0
+log=$(mktemp)
+step() {
+  echo
+  echo "== $1"
+}
+count_uvu() {
+  local p t
+  p=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '/Passed:/ {print $2}' | tail -1)
+  t=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '/Total:/ {print $2}' | tail -1)
+  passed=$((passed + ${p:-0}))
+  failed=$((failed + ${t:-0} - ${p:-0}))
+}
+count_playwright() {
+  local p f
+  p=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -Eo '^ *[0-9]+ passed' | grep -Eo '[0-9]+' | tail -1)
+  f=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '/^ *[0-9]+ (failed|flaky)/ {n += $1} END {print n + 0}')
+  passed=$((passed + ${p:-0}))
+  failed=$((failed + ${f:-0}))
+}
+status=0
+
+step "typecheck"
+npx tsc -p tsconfig.json || { status=1; failed=$((failed + 1)); }
+
+step "build (default brand, all locales; fails over the size budget)"
+npx tsx build.ts --brand "$(node -p "require('./brands/index.json').default")" || { status=1; failed=$((failed + 1)); }
+
+step "unit tests (uvu + happy-dom)"
+node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/unit '\.test\.tsx?$' 2>&1 | tee "$log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+count_uvu
+
+step "browser tests (Playwright + $CHROMIUM against the simulated terminal)"
+npx playwright test -c tests/browser/playwright.config.ts 2>&1 | tee "$log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+count_playwright
+rm -f "$log"
+
+echo
+echo "$passed passed, $failed failed"
+[ "$status" = 0 ] && [ "$failed" = 0 ]
