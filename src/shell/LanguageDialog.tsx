@@ -2,7 +2,7 @@
 // offer; the choice is kept in local storage and sent with every request.
 import { useEffect, useState } from 'react';
 import { i18n } from '@lingui/core';
-import { Dialog } from '../ui/Dialog.tsx';
+import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
 import { notify } from '../ui/toast.ts';
 import { requestGoform } from '../api/request.ts';
 import { MESSAGES } from '../api/errors.ts';
@@ -40,16 +40,7 @@ export function LanguageDialog({ open, onClose }: { open: boolean; onClose: () =
       open={open}
       title={i18n._('menu.language')}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" class="button" onClick={onClose}>
-            {i18n._('action.cancel')}
-          </button>
-          <button type="submit" form="lang-form" class="button primary">
-            {i18n._('action.ok')}
-          </button>
-        </>
-      }
+      footer={<DialogButtons onCancel={onClose} form="lang-form" />}
     >
       <form id="lang-form" onSubmit={apply}>
         <fieldset class="choices">

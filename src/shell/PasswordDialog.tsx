@@ -3,7 +3,7 @@
 // each required with its own message; new and confirm must match.
 import { useState } from 'react';
 import { i18n } from '@lingui/core';
-import { Dialog } from '../ui/Dialog.tsx';
+import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { notify } from '../ui/toast.ts';
 import { requestGoform } from '../api/request.ts';
@@ -79,16 +79,7 @@ export function PasswordDialog({ open, onClose }: { open: boolean; onClose: () =
       open={open}
       title={i18n._('pwd.title')}
       onClose={close}
-      footer={
-        <>
-          <button type="button" class="button" onClick={close}>
-            {i18n._('action.cancel')}
-          </button>
-          <button type="submit" form="pwd-form" class="button primary" disabled={busy}>
-            {i18n._('action.ok')}
-          </button>
-        </>
-      }
+      footer={<DialogButtons onCancel={close} form="pwd-form" busy={busy} />}
     >
       <form id="pwd-form" onSubmit={submit} noValidate>
         <Field label={i18n._('pwd.userId')} value={session?.name ?? ''} readOnly autoComplete="username" />

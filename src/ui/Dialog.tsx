@@ -13,6 +13,20 @@ export interface DialogProps {
   role?: 'dialog' | 'alertdialog';
 }
 
+/** The usual Cancel / OK pair; OK submits the form with id `form` when given. */
+export function DialogButtons({ onCancel, onOk, form, busy }: { onCancel: () => void; onOk?: () => void; form?: string; busy?: boolean }) {
+  return (
+    <>
+      <button type="button" class="button" onClick={onCancel}>
+        {i18n._('action.cancel')}
+      </button>
+      <button type={form ? 'submit' : 'button'} form={form} class="button primary" disabled={busy} onClick={onOk} autoFocus={!form}>
+        {i18n._('action.ok')}
+      </button>
+    </>
+  );
+}
+
 export function Dialog({ open, title, onClose, children, footer, role }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();

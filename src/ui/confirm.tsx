@@ -2,7 +2,7 @@
 import { atom } from 'nanostores';
 import { i18n } from '@lingui/core';
 import { useStore } from '../state/use-store.ts';
-import { Dialog } from './Dialog.tsx';
+import { Dialog, DialogButtons } from './Dialog.tsx';
 
 interface Pending {
   text: string;
@@ -27,16 +27,7 @@ export function ConfirmHost() {
       role="alertdialog"
       title={i18n._('confirm.title')}
       onClose={() => answer(false)}
-      footer={
-        <>
-          <button type="button" class="button" onClick={() => answer(false)}>
-            {i18n._('action.cancel')}
-          </button>
-          <button type="button" class="button primary" onClick={() => answer(true)} autoFocus>
-            {i18n._('action.ok')}
-          </button>
-        </>
-      }
+      footer={<DialogButtons onCancel={() => answer(false)} onOk={() => answer(true)} />}
     >
       <p>{pending?.text}</p>
     </Dialog>

@@ -123,6 +123,13 @@ api('EditPwd: wrong old 40302, bad format 40202, each changes nothing; a good ch
   await login(sim, '654321');
 });
 
+api('checkPower confirms the administrator password', async () => {
+  const token = await login(sim, '654321');
+  assert.is((await call(sim, 'checkPower', { password: '654321' }, token)).retvalue, 0);
+  assert.is((await call(sim, 'checkPower', { password: '123456' }, token)).retvalue, 40302);
+  assert.is((await call(sim, 'checkPower', {}, token)).retvalue, 10003);
+});
+
 api('language setting: read, write, validated', async () => {
   const token = await login(sim, '654321');
   assert.is((await call(sim, 'SetLanguageSettingItem', {}, token)).LanguageSettingItem, 1);
