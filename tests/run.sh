@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: typecheck, build (size gate), unit tests, browser tests.
+# `npm test`: typecheck, build (size gate), unit tests, hardware-in-loop tests, browser tests.
 # Installs the Debian packages the tests need when it can (root with apt),
 # otherwise stops with one line saying what to run.
 set -uo pipefail
@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 need=()
 [ -x "$CHROMIUM" ] || need+=(chromium)
+command -v socat >/dev/null || need+=(socat)
+command -v rb >/dev/null && command -v sb >/dev/null || need+=(lrzsz)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing Debian packages: ${need[*]}"
@@ -50,6 +52,11 @@ npx tsx build.ts --brand "$(node -p "require('./brands/index.json').default")" |
 
 step "unit tests (uvu + happy-dom)"
 node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/unit '\.test\.tsx?$' 2>&1 | tee "$log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+count_uvu
+
+step "hardware-in-loop tests (YMODEM with lrzsz over ptys, simulated console, one full --simulate loop)"
+node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 count_uvu
 

@@ -1,12 +1,20 @@
 // `npm start`: the simulated terminal with seeded data.
 //   npm start -- --brand anviz --profile lite --port 8081 --store .sim-data/x.json --fresh --log
 // PORT overrides the port (default 8080).
+// With --console (or --sandbox DIR) it is a full simulated terminal: a
+// sandbox folder is the terminal's / (default .sim-data/<brand>-sandbox, its
+// /www a symlink to a factory copy of the build), the web server serves
+// <sandbox>/www, and a serial console (login, busybox-like shell, rb,
+// `/etc/init.d/S80httpd restart`) listens on tcp:// and, through socat, a pty.
+//   npm start -- --console [--sandbox DIR] [--console-port 2323] [--no-pty]
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defaultBrand } from '../../build.ts';
 import { loadProfile } from './profile.ts';
 import { startSimulator } from './server.ts';
+import { CONSOLE_CREDENTIALS, startConsole, type ConsoleServer } from './console.ts';
+import { prepareSandbox, siteDirOf } from './shell.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -22,7 +30,7 @@ function args(argv: string[]): Record<string, string | true> {
 }
 
 const a = args(process.argv.slice(2));
-const known = ['brand', 'profile', 'store', 'port', 'host', 'fresh', 'log'];
+const known = ['brand', 'profile', 'store', 'port', 'host', 'fresh', 'log', 'console', 'sandbox', 'console-port', 'no-pty'];
 for (const k of Object.keys(a)) if (!known.includes(k)) throw new Error(`unknown option --${k} (use ${known.map((k) => `--${k}`).join(', ')})`);
 const brand = typeof a.brand === 'string' ? a.brand : defaultBrand();
 const siteDir = join(ROOT, 'dist', brand);
@@ -36,12 +44,49 @@ const profile = loadProfile(typeof a.profile === 'string' ? a.profile : 'default
 const storeFile = resolve(ROOT, typeof a.store === 'string' ? a.store : join('.sim-data', `${brand}.json`));
 if (a.fresh === true) rmSync(storeFile, { force: true });
 const port = Number(typeof a.port === 'string' ? a.port : (process.env.PORT ?? 8080));
-const sim = await startSimulator({ siteDir, profile, storeFile, port, host: typeof a.host === 'string' ? a.host : '127.0.0.1', log: a.log === true });
+let sandbox: string | undefined;
+if (a.console !== undefined || a.sandbox !== undefined) {
+  if (a.sandbox === true) throw new Error('--sandbox needs a folder');
+  const ownSandbox = join(ROOT, '.sim-data', `${brand}-sandbox`);
+  sandbox = typeof a.sandbox === 'string' ? resolve(a.sandbox) : ownSandbox;
+  // --fresh starts the default sandbox over; a folder given with --sandbox is never wiped.
+  if (a.fresh === true && sandbox === ownSandbox) rmSync(sandbox, { recursive: true, force: true });
+  prepareSandbox(sandbox, { factorySite: siteDir });
+}
+const sim = await startSimulator({
+  siteDir: sandbox ? siteDirOf(sandbox) : siteDir,
+  profile,
+  storeFile,
+  port,
+  host: typeof a.host === 'string' ? a.host : '127.0.0.1',
+  log: a.log === true,
+});
+let serial: ConsoleServer | undefined;
+if (sandbox) {
+  try {
+    serial = await startConsole({
+      root: sandbox,
+      hostname: 'terminal',
+      port: typeof a['console-port'] === 'string' ? Number(a['console-port']) : 0,
+      pty: a['no-pty'] !== true,
+      onRestartHttp: (dir) => sim.setSite(dir),
+      log: a.log === true ? (line) => console.log(line) : undefined,
+    });
+  } catch (err) {
+    console.error(`simulator: ${(err as Error).message}${a['no-pty'] === true ? '' : ' (or pass --no-pty for the tcp:// console only)'}`);
+    await sim.close();
+    process.exit(1);
+  }
+}
 const shown = sim.url.replace('127.0.0.1', 'localhost');
 console.log(`Simulated terminal (${profile.model}), brand ${brand}`);
 console.log(`  console:  ${shown}`);
 console.log(`  sign in:  ${sim.store.get().admin.username} / ${sim.store.get().admin.password}`);
 console.log(`  data:     ${storeFile} (delete it, or pass --fresh, to start over)`);
-const stop = () => sim.close().then(() => process.exit(0));
+if (serial && sandbox) {
+  console.log(`  serial:   ${serial.tcpUrl}${serial.ptyPath ? ` and ${serial.ptyPath}` : ''} (login ${CONSOLE_CREDENTIALS.user} / ${CONSOLE_CREDENTIALS.password})`);
+  console.log(`  sandbox:  ${sandbox} (the terminal's /; the web server serves /www)`);
+}
+const stop = () => Promise.all([serial?.close(), sim.close()]).then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

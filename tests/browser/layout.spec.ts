@@ -1,6 +1,6 @@
 // Layout (SPEC §2): sidebar gated by the function list, info dialog, mobile
 // mode, breadcrumb, titles, sidebar cookie, route-load errors.
-import { test, expect, openSignedIn, expectAccessible, simulatorOnly } from './fixtures.ts';
+import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, simulatorOnly } from './fixtures.ts';
 
 const menu = (page: import('playwright/test').Page) => page.getByRole('navigation', { name: 'Main menu' });
 
@@ -42,7 +42,7 @@ test.describe('a reduced device', () => {
   test('no language menu when the device setting forbids it', async ({ page }) => {
     simulatorOnly();
     await openSignedIn(page);
-    await page.getByRole('button', { name: 'admin' }).click();
+    await page.getByRole('button', { name: ADMIN.username }).click();
     await expect(page.getByRole('menuitem', { name: 'Modify password' })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: 'Language' })).toHaveCount(0);
   });
@@ -80,9 +80,7 @@ test('the info dialog: firmware, capacities the device supports, records, serial
 test('mobile at 800 px: drawer closes on navigation, breadcrumb shows the parent, phone mode', async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 900 });
   await page.goto('/network/ethernet');
-  await page.getByLabel('User name').fill('admin');
-  await page.getByLabel('Password', { exact: true }).fill('123456');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn(page);
   await expect(page).toHaveURL(/\/network\/ethernet$/);
   await expect(page.locator('body')).toHaveClass(/mobile/);
   await expect(menu(page)).toBeHidden();
@@ -119,9 +117,7 @@ test('the page title comes from the brand and the route', async ({ page }) => {
   await page.goto('/login');
   await expect(page).toHaveTitle(/^Sign in - .+/);
   const brandTitle = (await page.title()).replace(/^Sign in - /, '');
-  await page.getByLabel('User name').fill('admin');
-  await page.getByLabel('Password', { exact: true }).fill('123456');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn(page);
   await expect(page).toHaveTitle(`User list - ${brandTitle}`);
 });
 

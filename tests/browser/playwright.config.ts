@@ -10,8 +10,9 @@ export default defineConfig({
   testMatch: /.*\.spec\.ts$/,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // Against one real terminal (TERMINAL_URL) tests share the device: one at a time.
+  fullyParallel: !process.env.TERMINAL_URL,
+  workers: process.env.TERMINAL_URL ? 1 : process.env.CI ? 2 : undefined,
   retries: 0,
   forbidOnly: true,
   reporter: process.env.PW_REPORTER ? (process.env.PW_REPORTER as 'list') : [['list']],

@@ -1,0 +1,95 @@
+// Arguments, inventory files and shards for `npm run hil` (see hil/cli.ts).
+import { readFileSync } from 'node:fs';
+import { defaultBrand } from '../build.ts';
+import type { TerminalTarget } from './harness.ts';
+
+export interface Args {
+  serial?: string;
+  baud: number;
+  url?: string;
+  brand: string;
+  profile: string;
+  name?: string;
+  simulate: boolean;
+  simulateTcp: boolean;
+  deviceProfile?: string;
+  inventory?: string;
+  shard?: [number, number];
+  report: string;
+  rebuild: boolean;
+  suites: boolean;
+  grep?: string;
+}
+
+export const USAGE = `usage: npm run hil -- (--serial PATH|tcp://HOST:PORT --url http://TERMINAL | --simulate | --inventory FILE)
+       [--baud 115200] [--brand ${defaultBrand()}] [--profile default] [--name NAME] [--shard I/N]
+       [--report hil-report] [--rebuild] [--no-suites] [--grep PATTERN] [--device-profile default] [--simulate-tcp]`;
+
+export function parseArgs(argv: string[]): Args {
+  const a: Args = { baud: 115200, brand: defaultBrand(), profile: 'default', simulate: false, simulateTcp: false, report: 'hil-report', rebuild: false, suites: true };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return v;
+    };
+    switch (flag) {
+      case '--serial': a.serial = value(); break;
+      case '--baud': a.baud = Number(value()); break;
+      case '--url': a.url = value(); break;
+      case '--brand': a.brand = value(); break;
+      case '--profile': a.profile = value(); break;
+      case '--name': a.name = value(); break;
+      case '--simulate': a.simulate = true; break;
+      case '--simulate-tcp': a.simulateTcp = true; break;
+      case '--device-profile': a.deviceProfile = value(); break;
+      case '--inventory': a.inventory = value(); break;
+      case '--report': a.report = value(); break;
+      case '--rebuild': a.rebuild = true; break;
+      case '--no-suites': a.suites = false; break;
+      case '--grep': a.grep = value(); break;
+      case '--shard': {
+        const m = /^(\d+)\/(\d+)$/.exec(value());
+        if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new Error(`--shard takes I/N with 1 <= I <= N, e.g. 2/3`);
+        a.shard = [Number(m[1]), Number(m[2])];
+        break;
+      }
+      case '--help': throw new Error(USAGE);
+      default: throw new Error(`unknown option ${argv[i]}\n${USAGE}`);
+    }
+  }
+  if (!Number.isInteger(a.baud) || a.baud <= 0) throw new Error('--baud takes a positive whole number');
+  // --simulate-tcp alone means --simulate; with an inventory it applies to its simulated entries.
+  if (a.simulateTcp && !a.inventory && !a.serial) a.simulate = true;
+  const modes = [!!a.inventory, a.simulate, !!a.serial].filter(Boolean).length;
+  if (modes !== 1) throw new Error(`give exactly one of --serial, --simulate, --inventory\n${USAGE}`);
+  if (a.serial && !a.url) throw new Error(`--serial needs --url (the terminal's web address)\n${USAGE}`);
+  return a;
+}
+
+export interface InventoryEntry extends Partial<TerminalTarget> {
+  simulate?: boolean;
+  deviceProfile?: string;
+}
+
+export function readInventory(file: string): InventoryEntry[] {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as InventoryEntry[] | { terminals: InventoryEntry[] };
+  const list = Array.isArray(raw) ? raw : raw.terminals;
+  if (!Array.isArray(list) || !list.length) throw new Error(`${file}: expected a list of terminals (or { "terminals": [...] })`);
+  const names = new Set<string>();
+  list.forEach((t, i) => {
+    if (!t.name) throw new Error(`${file}: terminal ${i + 1} has no name`);
+    if (names.has(t.name)) throw new Error(`${file}: two terminals are named ${t.name}`);
+    names.add(t.name);
+    if (!t.simulate && (!t.serial || !t.url)) throw new Error(`${file}: ${t.name} needs "serial" and "url" (or "simulate": true)`);
+  });
+  return list;
+}
+
+/** Entries for shard I of N: every Nth, starting at I (1-based), so shards stay balanced. */
+export function shardOf<T>(list: T[], shard?: [number, number]): T[] {
+  if (!shard) return list;
+  return list.filter((_, i) => i % shard[1] === shard[0] - 1);
+}
+

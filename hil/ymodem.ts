@@ -1,0 +1,572 @@
+// YMODEM batch transfer (Chuck Forsberg's YMODEM, as lrzsz `rb`/`sb` and
+// U-Boot `loady` speak it) over a ByteLink: 1 KiB STX data blocks with
+// CRC-16/XMODEM, block 0 carrying "name NUL size", EOT per file, and an
+// all-zero block 0 to end the batch.
+//
+// Stop-and-wait, as the protocol is: the sender writes one block and waits
+// for ACK; NAK (or a receiver's 'C') makes it resend; after `retries` failed
+// attempts of one block it cancels with CAN CAN. The receiver validates
+// every block (header byte, number and complement, CRC), purges the line
+// before NAKing a bad one, ACKs duplicates without storing them again, NAKs
+// the first EOT and ACKs the second.
+import { LinkClosed, LinkTimeout, type ByteLink } from './link.ts';
+
+export interface YmodemFile {
+  name: string;
+  data: Buffer;
+}
+export interface YmodemProgress {
+  file: string;
+  bytes: number;
+  /** Size announced in block 0 (0 if the sender announced none). */
+  total: number;
+}
+export interface YmodemOptions {
+  onProgress?: (p: YmodemProgress) => void;
+  /** Attempts per block before giving up and aborting with CAN CAN (default 10). */
+  retries?: number;
+  /** How long to wait for an expected byte from the peer, ms (default 10_000 for the receiver's first 'C', 5_000 otherwise). */
+  timeoutMs?: number;
+}
+export class YmodemError extends Error {}
+
+export const SOH = 0x01;
+export const STX = 0x02;
+export const EOT = 0x04;
+export const ACK = 0x06;
+export const NAK = 0x15;
+export const CAN = 0x18;
+/** 'C': the receiver asks for CRC-16 mode (and for the next block 0 / first data block). */
+export const CRC_C = 0x43;
+export const CPMEOF = 0x1a;
+
+const CANCEL = Buffer.from([CAN, CAN, CAN, CAN, CAN]);
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+// ---------------------------------------------------------------------------
+// CRC and framing (exported for tests and for tools that build blocks).
+
+const CRC_TABLE = (() => {
+  const t = new Uint16Array(256);
+  for (let i = 0; i < 256; i++) {
+    let c = i << 8;
+    for (let j = 0; j < 8; j++) c = c & 0x8000 ? ((c << 1) ^ 0x1021) & 0xffff : (c << 1) & 0xffff;
+    t[i] = c;
+  }
+  return t;
+})();
+
+/** CRC-16/XMODEM (poly 0x1021, init 0, no reflection, no final xor) of data[start, end). */
+export function crc16Xmodem(data: Uint8Array, start = 0, end = data.length): number {
+  let crc = 0;
+  for (let i = start; i < end; i++) crc = ((crc << 8) & 0xff00) ^ CRC_TABLE[((crc >> 8) ^ data[i]) & 0xff];
+  return crc;
+}
+
+/**
+ * One framed block: SOH (128-byte payload) or STX (1024), block number mod
+ * 256, its complement, the payload padded with `pad`, CRC-16 big-endian.
+ */
+export function frameBlock(num: number, payload: Uint8Array, size: 128 | 1024 = 1024, pad = CPMEOF): Buffer {
+  if (payload.length > size) throw new RangeError(`YMODEM: ${payload.length} bytes do not fit a ${size}-byte block`);
+  const b = Buffer.allocUnsafe(size + 5);
+  b[0] = size === 1024 ? STX : SOH;
+  b[1] = num & 0xff;
+  b[2] = ~num & 0xff;
+  b.set(payload, 3);
+  b.fill(pad, 3 + payload.length, 3 + size);
+  b.writeUInt16BE(crc16Xmodem(b, 3, 3 + size), 3 + size);
+  return b;
+}
+
+/** Block 0 for a file: "name NUL decimal-size", zero-padded (SOH, or STX if it does not fit 128 bytes). */
+export function headerBlock(name: string, size: number): Buffer {
+  const text = Buffer.from(`${name}\0${size}`, 'utf8');
+  if (text.length + 1 > 1024) throw new YmodemError(`YMODEM: file name too long for block 0: ${name}`);
+  return frameBlock(0, text, text.length + 1 > 128 ? 1024 : 128, 0);
+}
+
+/** The empty block 0 that ends a batch. */
+export function endOfBatchBlock(): Buffer {
+  return frameBlock(0, new Uint8Array(0), 128, 0);
+}
+
+export interface Block0Info {
+  /** Empty name: end of batch. */
+  name: string;
+  size?: number;
+  mtime?: number;
+}
+
+/** Parse a block 0 payload: name NUL, then "size [mtime-octal [mode ...]]" (all optional). */
+export function parseBlock0(payload: Uint8Array): Block0Info {
+  const buf = Buffer.from(payload.buffer, payload.byteOffset, payload.length);
+  const nul = buf.indexOf(0);
+  const name = buf.toString('utf8', 0, nul < 0 ? buf.length : nul);
+  if (!name || nul < 0) return { name: '' };
+  let endInfo = buf.indexOf(0, nul + 1);
+  if (endInfo < 0) endInfo = buf.length;
+  const fields = buf.toString('latin1', nul + 1, endInfo).trim().split(/\s+/);
+  const info: Block0Info = { name };
+  if (/^\d+$/.test(fields[0] ?? '')) info.size = Number(fields[0]);
+  if (/^[0-7]+$/.test(fields[1] ?? '')) info.mtime = parseInt(fields[1], 8);
+  return info;
+}
+
+/** The base name of a path as a sender might announce it; '' if nothing usable is left. */
+export function baseName(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
+  return base === '.' || base === '..' ? '' : base;
+}
+
+// ---------------------------------------------------------------------------
+// Reading: one-byte reads for answers, and whole blocks with an inter-byte
+// (idle) timeout rather than one deadline for the block, so a block with a
+// byte lost on the way is recognised quickly.
+
+class Reader {
+  private pending: Buffer = Buffer.alloc(0);
+  constructor(private readonly link: ByteLink) {}
+
+  async byte(timeoutMs: number): Promise<number> {
+    if (this.pending.length) {
+      const b = this.pending[0];
+      this.pending = this.pending.subarray(1);
+      return b;
+    }
+    return this.link.readByte(Math.max(1, timeoutMs));
+  }
+
+  /** n bytes; LinkTimeout if nothing at all arrives for idleMs (to 2 x idleMs). */
+  async exact(n: number, idleMs: number): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let have = 0;
+    if (this.pending.length) {
+      const take = Math.min(n, this.pending.length);
+      chunks.push(this.pending.subarray(0, take));
+      this.pending = this.pending.subarray(take);
+      have = take;
+    }
+    while (have < n) {
+      try {
+        const rest = await this.link.readExact(n - have, idleMs);
+        chunks.push(rest);
+        have += rest.length;
+      } catch (e) {
+        // Slow but moving (a low baud rate) is fine; nothing new is not.
+        const partial = isTimeout(e) ? this.link.drain() : Buffer.alloc(0);
+        if (!partial.length) {
+          this.pending = Buffer.concat([...chunks, this.pending]);
+          throw e;
+        }
+        chunks.push(partial);
+        have += partial.length;
+      }
+    }
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, have);
+  }
+
+  drain(): Buffer {
+    const out = this.pending.length ? Buffer.concat([this.pending, this.link.drain()]) : this.link.drain();
+    this.pending = Buffer.alloc(0);
+    return out;
+  }
+
+  /** Wait for a quiet line, then throw away what came. */
+  async purge(quietMs: number, maxMs: number): Promise<Buffer> {
+    const before = this.drain();
+    const rest = await this.link.settle(quietMs, maxMs);
+    return Buffer.concat([before, rest]);
+  }
+}
+
+const hasCanCan = (b: Buffer) => {
+  for (let i = 1; i < b.length; i++) if (b[i] === CAN && b[i - 1] === CAN) return true;
+  return false;
+};
+
+const isTimeout = (e: unknown) => e instanceof LinkTimeout;
+
+function wrap(e: unknown, doing: string): YmodemError {
+  if (e instanceof YmodemError) return e;
+  const msg = e instanceof LinkClosed ? 'link closed' : e instanceof Error ? e.message : String(e);
+  return new YmodemError(`YMODEM: ${msg} while ${doing}`, { cause: e });
+}
+
+async function cancel(link: ByteLink): Promise<void> {
+  if (link.closed) return;
+  try {
+    await link.write(CANCEL);
+  } catch {
+    // the link is going away anyway
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Sender
+
+/** Send files as one YMODEM batch (1 KiB STX blocks, CRC-16), then the empty block 0 that ends the batch. */
+export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: YmodemOptions = {}): Promise<void> {
+  const retries = Math.max(1, opts.retries ?? 10);
+  const timeoutMs = opts.timeoutMs ?? 5_000;
+  const firstTimeoutMs = opts.timeoutMs ?? 10_000;
+  /** A 'C' while waiting for an ACK may have crossed our block: give the ACK this long to follow. */
+  const graceMs = Math.min(500, timeoutMs);
+  /**
+   * Pause after a 'C' before block 0 or block 1, and before EOT. lrzsz rb
+   * flushes its input right after sending 'C' or ACK; an answer that gets
+   * there before the flush is lost and costs a whole timeout. A few times
+   * per file, never per data block.
+   */
+  const afterCMs = 20;
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const rx = new Reader(link);
+  const names = files.map((f) => {
+    const n = baseName(f.name);
+    if (!n || n.includes('\0')) throw new YmodemError(`YMODEM: unusable file name ${JSON.stringify(f.name)}`);
+    return n;
+  });
+  let doing = 'waiting for the receiver';
+
+  /** Next 'C' within ms: true, or false on timeout. Other bytes are ignored; CAN CAN throws. */
+  const waitForC = async (ms: number): Promise<boolean> => {
+    const deadline = Date.now() + ms;
+    let prev = -1;
+    for (;;) {
+      let c: number;
+      try {
+        c = await rx.byte(deadline - Date.now());
+      } catch (e) {
+        if (isTimeout(e)) return false;
+        throw e;
+      }
+      if (c === CRC_C) return true;
+      if (c === CAN && prev === CAN) throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
+      prev = c;
+    }
+  };
+
+  /** Typical time from writing a data block to its ACK (ms), learnt from clean blocks. */
+  let rtt = 0;
+
+  /**
+   * Write one block until ACKed; abort after `retries` attempts.
+   * - 'data': after a block that went out more than once, wait for a quiet
+   *   line before the next one. Each copy gets its own answer, and a copy
+   *   sent on a timeout can cross a NAK the receiver sent on its own
+   *   timeout; an ACK for the extra copy, read as the next block's ACK,
+   *   would silently skip that block.
+   * - 'end' (the closing block 0): silence is resent once after a second,
+   *   and a second silence ends the batch quietly (see where it is sent).
+   */
+  const sendBlock = async (frame: Buffer, label: string, kind: 'header' | 'data' | 'end'): Promise<void> => {
+    let why = 'no answer';
+    let silences = 0;
+    for (let attempt = 1; attempt <= retries; attempt++) {
+      // Stale answers (a late 'C', a duplicate ACK) must not be taken for this block's.
+      if (hasCanCan(rx.drain())) throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
+      const sentAt = performance.now();
+      await link.write(frame);
+      const deadline = Date.now() + (kind === 'end' && silences === 0 ? Math.min(1000, timeoutMs) : timeoutMs);
+      let prev = -1;
+      let graceUntil = 0;
+      for (;;) {
+        const until = graceUntil || deadline;
+        let c: number;
+        try {
+          c = await rx.byte(until - Date.now());
+        } catch (e) {
+          if (!isTimeout(e)) throw e;
+          if (kind === 'end' && !graceUntil && ++silences >= 2) return;
+          why = graceUntil ? "'C'" : 'no answer';
+          break;
+        }
+        if (c === ACK) {
+          if (kind !== 'data') return;
+          if (attempt === 1) {
+            const t = performance.now() - sentAt;
+            rtt = rtt ? rtt + (t - rtt) / 8 : t;
+            return;
+          }
+          const quiet = Math.min(Math.max(50, 3 * rtt), timeoutMs / 2);
+          if (hasCanCan(await rx.purge(quiet, timeoutMs)))
+            throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
+          return;
+        }
+        if (c === NAK) {
+          why = 'NAK';
+          break;
+        }
+        if (c === CAN && prev === CAN) throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
+        if (c === CRC_C && !graceUntil) graceUntil = Math.min(deadline, Date.now() + graceMs);
+        prev = c;
+      }
+    }
+    await cancel(link);
+    throw new YmodemError(`YMODEM: ${label} refused ${retries} times, transfer aborted (${doing}; last answer: ${why})`);
+  };
+
+  try {
+    if (!(await waitForC(firstTimeoutMs)))
+      throw new YmodemError(`YMODEM: the receiver did not ask to start ('C') within ${firstTimeoutMs} ms`);
+    for (let fi = 0; fi < files.length; fi++) {
+      const { data } = files[fi];
+      const file = names[fi];
+      const total = data.length;
+      if (fi > 0) {
+        doing = `waiting for the receiver to ask for ${file}`;
+        await waitForC(timeoutMs); // if the 'C' got lost, block 0 goes out anyway
+      }
+      await pause(afterCMs);
+      doing = `sending block 0 of ${file}`;
+      await sendBlock(headerBlock(file, total), `block 0 (${file})`, 'header');
+      opts.onProgress?.({ file, bytes: 0, total });
+      doing = `waiting for the receiver to ask for the data of ${file}`;
+      await waitForC(timeoutMs); // a lost 'C' costs one timeout; block 1 goes out anyway
+      await pause(afterCMs);
+      const blocks = Math.ceil(total / 1024);
+      for (let i = 0; i < blocks; i++) {
+        const num = i + 1;
+        doing = `sending block ${num} of ${file}`;
+        const end = Math.min(total, (i + 1) * 1024);
+        await sendBlock(frameBlock(num, data.subarray(i * 1024, end)), `block ${num}`, 'data');
+        opts.onProgress?.({ file, bytes: end, total });
+      }
+      doing = `ending ${file} (EOT)`;
+      await pause(afterCMs); // rb flushes its input after each ACK, too
+      await sendEot(link, rx, retries, timeoutMs, file);
+    }
+    doing = 'ending the batch';
+    await waitForC(timeoutMs);
+    await pause(afterCMs);
+    // Every file has been acknowledged by now. A receiver that got the
+    // closing block may quit without its ACK reaching us (lrzsz rb flushes
+    // its tty on exit, which on a pty can discard that last ACK), so after
+    // one quick resend (in case the block itself was lost) silence ends the
+    // batch; a NAK or 'C' gets the block again as usual.
+    await sendBlock(endOfBatchBlock(), 'block 0 (end of batch)', 'end');
+  } catch (e) {
+    if (!(e instanceof YmodemError)) await cancel(link);
+    throw wrap(e, doing);
+  }
+}
+
+async function sendEot(link: ByteLink, rx: Reader, retries: number, timeoutMs: number, file: string): Promise<void> {
+  let why = 'no answer';
+  // One more than `retries`: the usual first answer to EOT is a NAK.
+  for (let attempt = 1; attempt <= retries + 1; attempt++) {
+    rx.drain();
+    await link.write(Buffer.from([EOT]));
+    const deadline = Date.now() + timeoutMs;
+    let prev = -1;
+    for (;;) {
+      let c: number;
+      try {
+        c = await rx.byte(deadline - Date.now());
+      } catch (e) {
+        if (!isTimeout(e)) throw e;
+        why = 'no answer';
+        break;
+      }
+      if (c === ACK) return;
+      if (c === NAK) {
+        // The usual first answer to EOT: send it again.
+        why = 'NAK';
+        break;
+      }
+      if (c === CAN && prev === CAN) throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) at the end of ${file}`);
+      prev = c;
+    }
+  }
+  await cancel(link);
+  throw new YmodemError(`YMODEM: EOT after ${file} refused ${retries + 1} times, transfer aborted (last answer: ${why})`);
+}
+
+// ---------------------------------------------------------------------------
+// Receiver
+
+type Got =
+  | { kind: 'block'; num: number; payload: Buffer }
+  | { kind: 'eot' }
+  | { kind: 'timeout' }
+  | { kind: 'bad'; why: string }
+  | { kind: 'cancel' };
+
+/** Receive one YMODEM batch; resolves with the files (data cut to the size block 0 announced). */
+export async function ymodemReceive(link: ByteLink, opts: YmodemOptions & { maxBytes?: number } = {}): Promise<YmodemFile[]> {
+  const retries = Math.max(1, opts.retries ?? 10);
+  const timeoutMs = opts.timeoutMs ?? 5_000;
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  /** Inside a block, bytes must keep coming at least this often. */
+  const idleMs = Math.min(1000, Math.max(100, Math.round(timeoutMs / 5)));
+  /** Purge: wait for this much silence before NAKing a bad block. */
+  const quietMs = Math.min(100, idleMs);
+  /** Poll with 'C' this often until block 0 arrives. */
+  const pollMs = Math.min(1000, timeoutMs);
+  const rx = new Reader(link);
+  const files: YmodemFile[] = [];
+  const send = (b: number) => link.write(Buffer.from([b]));
+  let doing = 'waiting for the sender';
+
+  const fail = async (msg: string): Promise<never> => {
+    await cancel(link);
+    throw new YmodemError(`YMODEM: ${msg}`);
+  };
+
+  const readBlock = async (waitMs: number): Promise<Got> => {
+    let c: number;
+    try {
+      c = await rx.byte(waitMs);
+    } catch (e) {
+      if (isTimeout(e)) return { kind: 'timeout' };
+      throw e;
+    }
+    if (c === SOH || c === STX) {
+      const size = c === STX ? 1024 : 128;
+      let body: Buffer;
+      try {
+        body = await rx.exact(size + 4, idleMs);
+      } catch (e) {
+        if (isTimeout(e)) return { kind: 'bad', why: 'short block' };
+        throw e;
+      }
+      if ((body[0] ^ body[1]) !== 0xff) return { kind: 'bad', why: 'block number and complement disagree' };
+      const crc = body.readUInt16BE(size + 2);
+      if (crc16Xmodem(body, 2, size + 2) !== crc) return { kind: 'bad', why: 'CRC error' };
+      return { kind: 'block', num: body[0], payload: body.subarray(2, size + 2) };
+    }
+    if (c === EOT) return { kind: 'eot' };
+    if (c === CAN) {
+      try {
+        if ((await rx.byte(idleMs)) === CAN) return { kind: 'cancel' };
+      } catch (e) {
+        if (!isTimeout(e)) throw e;
+      }
+      return { kind: 'bad', why: 'lone CAN' };
+    }
+    return { kind: 'bad', why: `unexpected byte 0x${c.toString(16).padStart(2, '0')}` };
+  };
+
+  const purge = () => rx.purge(quietMs, Math.max(timeoutMs, 1000));
+
+  /** Block 0 of the next file (or the empty one): poll with 'C' until it arrives. */
+  const getBlock0 = async (first: boolean): Promise<Block0Info> => {
+    let errors = 0;
+    for (;;) {
+      // 'C', never NAK, before block 0: to some senders a NAK here means "checksum, not CRC".
+      await send(CRC_C);
+      const got = await readBlock(pollMs);
+      if (got.kind === 'block' && got.num === 0) return parseBlock0(got.payload);
+      if (got.kind === 'cancel') throw new YmodemError(`YMODEM: transfer cancelled by the sender (CAN CAN) while ${doing}`);
+      if (got.kind === 'eot' && !first) {
+        // Our ACK of the last EOT got lost: acknowledge again.
+        await send(ACK);
+        errors = 0;
+        continue;
+      }
+      if (got.kind === 'block' || got.kind === 'bad' || got.kind === 'eot') await purge();
+      if (++errors >= retries) {
+        const what = got.kind === 'timeout' ? (first ? `no sender answered ${retries} 'C'` : 'no block 0') : got.kind === 'bad' ? got.why : `unexpected ${got.kind}`;
+        return fail(`${what} while ${doing}, transfer aborted`);
+      }
+    }
+  };
+
+  /** Data blocks and EOT of one file. */
+  const getData = async (file: string, size: number | undefined): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let expected = 1; // absolute number of the next block
+    let errors = 0;
+    let eots = 0;
+    let answer = CRC_C; // until the first data block, 'C' asks for data
+    for (;;) {
+      await send(answer);
+      const got = await readBlock(timeoutMs);
+      if (got.kind === 'block') {
+        eots = 0;
+        if (got.num === (expected & 0xff)) {
+          // Copy: the payload is a view of a larger read buffer.
+          chunks.push(Buffer.from(got.payload));
+          received += got.payload.length;
+          expected++;
+          errors = 0;
+          answer = ACK;
+          if (size === undefined && received > maxBytes + 1024)
+            return fail(`${file} is larger than the ${maxBytes}-byte limit, transfer aborted`);
+          opts.onProgress?.({ file, bytes: size === undefined ? received : Math.min(received, size), total: size ?? 0 });
+          continue;
+        }
+        if (got.num === ((expected - 1) & 0xff)) {
+          // A duplicate: our ACK got lost. ACK again, store nothing; after a
+          // repeated block 0, ask for the data again.
+          answer = ACK;
+          if (expected === 1) {
+            await send(ACK);
+            answer = CRC_C;
+          }
+          continue;
+        }
+        return fail(`expected block ${expected} of ${file}, got block number ${got.num}, transfer aborted`);
+      }
+      if (got.kind === 'cancel') throw new YmodemError(`YMODEM: transfer cancelled by the sender (CAN CAN) while ${doing}`);
+      if (got.kind === 'eot') {
+        if (eots === 0 && (size === undefined || received < size)) {
+          // Not expected yet: make sure it is not the start of a damaged block.
+          const after = await purge();
+          if (after.length) {
+            errors++;
+            answer = NAK;
+            if (errors >= retries) return fail(`block ${expected} of ${file} bad ${retries} times, transfer aborted`);
+            continue;
+          }
+        }
+        if (++eots === 1) {
+          answer = NAK; // the first EOT is NAKed, the sender repeats it
+          continue;
+        }
+        if (size !== undefined && received < size)
+          return fail(`${file} ended after ${received} of ${size} bytes, transfer aborted`);
+        await send(ACK);
+        const all = Buffer.concat(chunks, received);
+        if (size !== undefined) return all.subarray(0, size);
+        let end = all.length;
+        while (end > 0 && all[end - 1] === CPMEOF) end--;
+        return all.subarray(0, end);
+      }
+      // timeout or bad block
+      errors++;
+      if (got.kind === 'bad') await purge();
+      if (errors >= retries) {
+        const why = got.kind === 'timeout' ? `no block ${expected} within ${timeoutMs} ms` : got.why;
+        return fail(`block ${expected} of ${file} failed ${retries} times (${why}), transfer aborted`);
+      }
+      // A bad block is NAKed; silence before the first data block is met
+      // with 'C' again (the sender may have missed the first one).
+      answer = got.kind === 'timeout' && expected === 1 ? CRC_C : NAK;
+    }
+  };
+
+  try {
+    for (;;) {
+      doing = files.length ? 'waiting for the next file' : 'waiting for the sender';
+      const info = await getBlock0(files.length === 0);
+      if (!info.name) {
+        await send(ACK);
+        return files;
+      }
+      const name = baseName(info.name);
+      if (!name) return fail(`unusable file name ${JSON.stringify(info.name)} in block 0, transfer aborted`);
+      if (info.size !== undefined && info.size > maxBytes)
+        return fail(`${name} is ${info.size} bytes, over the ${maxBytes}-byte limit, transfer aborted`);
+      await send(ACK);
+      opts.onProgress?.({ file: name, bytes: 0, total: info.size ?? 0 });
+      doing = `receiving ${name}`;
+      const data = await getData(name, info.size);
+      files.push({ name, data });
+    }
+  } catch (e) {
+    if (!(e instanceof YmodemError)) await cancel(link);
+    throw wrap(e, doing);
+  }
+}

@@ -1,0 +1,167 @@
+// The harness's own parts: image format, profiles, arguments, inventory and
+// shards, served-file verification, conformance checks, JUnit reading.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { readTar, safeName, writeTar } from '../../hil/tar.ts';
+import { makeImage } from '../../hil/image.ts';
+import { fill, loadTerminalProfile } from '../../hil/profile.ts';
+import { checkReply, summarize } from '../../hil/conformance.ts';
+import { verifyServed, waitForHttp } from '../../hil/verify.ts';
+import { readJunit } from '../../hil/report.ts';
+import { startSimulator } from '../../hil/simulator/server.ts';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'hil-'));
+
+function fakeSite(): string {
+  const dir = tmp();
+  const files: Record<string, string> = { 'index.html': '<!doctype html>console', 'app-AAAA1111.js': 'x'.repeat(3000), 'logo-BBBB2222.svg': '<svg/>' };
+  const manifest = { brand: 'ia', version: '1.2.3', files: [] as object[] };
+  for (const [name, text] of Object.entries(files)) {
+    const gz = gzipSync(text);
+    writeFileSync(join(dir, `${name}.gz`), gz);
+    manifest.files.push({ path: name, bytes: text.length, gzipBytes: gz.length, sha256: createHash('sha256').update(gz).digest('hex') });
+  }
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  return dir;
+}
+
+test('tar: what we write, GNU tar lists and unpacks, and we read back', () => {
+  const entries = [
+    { name: 'b.gz', data: Buffer.alloc(1024, 7) },
+    { name: 'a.txt', data: Buffer.from('hello') },
+    { name: 'empty', data: Buffer.alloc(0) },
+  ];
+  const tar = writeTar(entries);
+  assert.is(tar.length % 512, 0);
+  const dir = tmp();
+  writeFileSync(join(dir, 'x.tar'), tar);
+  const list = spawnSync('tar', ['-tvf', 'x.tar'], { cwd: dir, encoding: 'utf8' });
+  assert.is(list.status, 0, list.stderr);
+  assert.equal(list.stdout.trim().split('\n').map((l) => l.split(/\s+/).pop()), ['a.txt', 'b.gz', 'empty'], 'sorted names');
+  mkdirSync(join(dir, 'out'));
+  assert.is(spawnSync('tar', ['-xf', 'x.tar', '-C', 'out'], { cwd: dir }).status, 0);
+  assert.is(readFileSync(join(dir, 'out', 'a.txt'), 'utf8'), 'hello');
+  assert.equal(readTar(tar).map((i) => [i.name, i.data.length]), [['a.txt', 5], ['b.gz', 1024], ['empty', 0]]);
+  assert.ok(writeTar(entries).equals(writeTar([...entries].reverse())), 'same input, same bytes');
+});
+
+test('tar: a truncated or damaged archive, or an unsafe name, is refused', () => {
+  const tar = writeTar([{ name: 'a', data: Buffer.alloc(2000, 1) }]);
+  assert.throws(() => readTar(tar.subarray(0, 1000)), /unexpected end/);
+  const bad = Buffer.from(tar);
+  bad[10] ^= 0xff;
+  assert.throws(() => readTar(bad), /checksum/);
+  for (const n of ['../x', '/etc/passwd', 'a/../../b', '']) assert.not.ok(safeName(n), n);
+  assert.ok(safeName('manifest.json'));
+});
+
+test('image: the dist folder as one reproducible archive, release named by version and hash', () => {
+  const site = fakeSite();
+  const a = makeImage(site);
+  const b = makeImage(site);
+  assert.is(a.sha256, b.sha256);
+  assert.is(a.name, 'console-ia.tar');
+  assert.match(a.release, /^1\.2\.3-[0-9a-f]{12}$/);
+  assert.equal(readTar(a.data).map((i) => i.name), ['app-AAAA1111.js.gz', 'index.html.gz', 'logo-BBBB2222.svg.gz', 'manifest.json']);
+});
+
+test('profile: the default fits a busybox terminal; a partial profile inherits; bad ones are refused', () => {
+  const p = loadTerminalProfile();
+  assert.is(p.user, 'root');
+  assert.match('terminal login: ', new RegExp(p.prompts.login, 'm'));
+  assert.match('/tmp # ', new RegExp(p.prompts.shell, 'm'));
+  assert.is(fill(p.commands.sha256, { image: 'console-ia.tar' }), 'sha256sum /tmp/console-ia.tar');
+  const dir = tmp();
+  writeFileSync(join(dir, 'mine.json'), JSON.stringify({ prompts: { shell: '=> $' }, commands: { restartWeb: 'killall -HUP httpd' } }));
+  const mine = loadTerminalProfile(join(dir, 'mine.json'));
+  assert.is(mine.prompts.shell, '=> $');
+  assert.is(mine.prompts.login, p.prompts.login);
+  assert.is(mine.commands.restartWeb, 'killall -HUP httpd');
+  assert.is(mine.commands.receive, p.commands.receive);
+  writeFileSync(join(dir, 'bad.json'), JSON.stringify({ prompts: { shell: '([' } }));
+  assert.throws(() => loadTerminalProfile(join(dir, 'bad.json')), /not a regular expression/);
+  assert.throws(() => loadTerminalProfile('nope'), /no terminal profile/);
+});
+
+test('arguments, inventory and shards', async () => {
+  const cli = await import('../../hil/cli-args.ts');
+  assert.equal(cli.parseArgs(['--serial', '/dev/ttyUSB0', '--url', 'http://10.0.0.2', '--brand', 'anviz']).brand, 'anviz');
+  assert.is(cli.parseArgs(['--serial=tcp://h:4001', '--url=http://x']).serial, 'tcp://h:4001');
+  assert.throws(() => cli.parseArgs(['--serial', '/dev/ttyUSB0']), /needs --url/);
+  assert.throws(() => cli.parseArgs(['--simulate', '--serial', 'x', '--url', 'y']), /exactly one/);
+  assert.throws(() => cli.parseArgs(['--inventory', 'f', '--shard', '3/2']), /--shard takes/);
+  assert.throws(() => cli.parseArgs(['--simulate', '--baud', 'fast']), /--baud/);
+  const list = [1, 2, 3, 4, 5, 6, 7];
+  assert.equal(cli.shardOf(list, [1, 3]), [1, 4, 7]);
+  assert.equal(cli.shardOf(list, [3, 3]), [3, 6]);
+  assert.equal([1, 2, 3].flatMap((i) => cli.shardOf(list, [i, 3])).sort(), list, 'shards cover all, no overlap');
+  const dir = tmp();
+  writeFileSync(join(dir, 'inv.json'), JSON.stringify({ terminals: [{ name: 'a', serial: '/dev/x', url: 'http://a' }, { name: 's', simulate: true }] }));
+  assert.is(cli.readInventory(join(dir, 'inv.json')).length, 2);
+  writeFileSync(join(dir, 'dup.json'), JSON.stringify([{ name: 'a', simulate: true }, { name: 'a', simulate: true }]));
+  assert.throws(() => cli.readInventory(join(dir, 'dup.json')), /two terminals are named a/);
+  writeFileSync(join(dir, 'half.json'), JSON.stringify([{ name: 'a', serial: '/dev/x' }]));
+  assert.throws(() => cli.readInventory(join(dir, 'half.json')), /needs "serial" and "url"/);
+});
+
+test('served files: every manifest file fetched as served and compared', async () => {
+  const site = fakeSite();
+  const sim = await startSimulator({ siteDir: site, storeFile: join(tmp(), 's.json') });
+  try {
+    await waitForHttp(sim.url, 5000);
+    const image = makeImage(site);
+    const ok = await verifyServed(sim.url, image);
+    assert.equal(ok.map((c) => c.ok), [true, true, true]);
+    image.manifest.files[1].sha256 = '0'.repeat(64);
+    const bad = await verifyServed(sim.url, image);
+    assert.equal(bad.filter((c) => !c.ok).map((c) => c.path), [image.manifest.files[1].path]);
+  } finally {
+    await sim.close();
+  }
+});
+
+test('web server wait gives up with a clear message', async () => {
+  const sim = await startSimulator({ storeFile: join(tmp(), 's.json') });
+  try {
+    let err = '';
+    await waitForHttp(sim.url, 1200).catch((e) => (err = (e as Error).message));
+    assert.match(err, /did not serve the console within 1\.2 s \(last: HTTP 503\)/);
+  } finally {
+    await sim.close();
+  }
+});
+
+test('conformance: replies checked against the contract', () => {
+  const good = JSON.stringify({ retvalue: 0, funs: ['user'] });
+  assert.equal(checkReply('GetDeviceFunList', 200, good), []);
+  assert.equal(checkReply('GetDeviceFunList', 200, JSON.stringify(good)), [], 'a JSON string holding JSON');
+  assert.equal(checkReply('GetDeviceFunList', 200, JSON.stringify({ retvalue: 0, funs: 'user' })), ['funs: expected a list of text']);
+  assert.equal(checkReply('GetDeviceFunList', 200, JSON.stringify({ retvalue: 0 })), ['funs: missing']);
+  assert.equal(checkReply('GetDeviceFunList', 200, JSON.stringify({ retvalue: 0, funs: [], extra: 1 })), ['extra: not in the contract']);
+  assert.equal(checkReply('chklogin', 200, JSON.stringify({ retvalue: 40302, msg: 'err.40302' })), [], 'an error reply needs only the envelope');
+  assert.equal(checkReply('chklogin', 200, JSON.stringify({ retvalue: 'oops' })), ['retvalue: expected an integer or "wait", got "oops"']);
+  assert.equal(checkReply('SetInfoParam', 200, JSON.stringify({ retvalue: 0, Build_Version: 'x' })).length > 5, true);
+  assert.equal(checkReply('GetDeviceFunList', 500, ''), ['HTTP status 500']);
+  const s = summarize([
+    { call: 'GetDeviceFunList', status: 200, body: good },
+    { call: 'chklogin', status: 200, body: '{"retvalue":0,"token":"t","funs":[],"name":"a"}' },
+    { call: 'GetDeviceFunList', status: 200, body: '{"retvalue":0,"funs":3}' },
+  ]);
+  assert.equal(s.map((c) => [c.call, c.seen, c.ok]), [['chklogin', 1, 1], ['GetDeviceFunList', 2, 1]]);
+});
+
+test('JUnit: counts and failed test names', () => {
+  const dir = tmp();
+  writeFileSync(join(dir, 'j.xml'), `<?xml version="1.0"?><testsuites id="" name="" tests="3" failures="1" skipped="1" errors="0" time="1">
+<testsuite name="a"><testcase name="signs in" classname="x"></testcase><testcase name="shows &quot;404&quot;" classname="x">
+<system-out>log</system-out><failure message="boom"/></testcase><testcase name="s" classname="x"><skipped/></testcase></testsuite></testsuites>`);
+  assert.equal(readJunit(join(dir, 'j.xml')), { tests: 3, failures: 1, skipped: 1, failed: ['shows "404"'] });
+});
+
+test.run();
