@@ -123,7 +123,11 @@ export function prepareCatalogs(extract: boolean, quiet: boolean): void {
   run(lingui, ['compile'], quiet);
 }
 
-/** Names of the calls the console's source makes: requestGoform('<name>', ...). */
+/**
+ * Names of the calls the console's source makes: requestGoform('<name>', ...)
+ * and settings-form definitions (read: '<name>', write: '<name>'). Code in
+ * src/form/ calls requestGoform with the names those definitions give it.
+ */
 export function callsUsed(dir = join(ROOT, 'src')): Set<string> {
   const used = new Set<string>();
   const walk = (d: string) => {
@@ -131,7 +135,10 @@ export function callsUsed(dir = join(ROOT, 'src')): Set<string> {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
       else if (/\.tsx?$/.test(e.name) && !/\/api\/request\.ts$/.test(p)) {
-        for (const m of readFileSync(p, 'utf8').matchAll(/requestGoform\(\s*([^,)\s]*)/g)) {
+        const src = readFileSync(p, 'utf8');
+        for (const m of src.matchAll(/\b(?:read|write):\s*['"](\w+)['"]|rulesOf\(\s*['"](\w+)['"]/g)) used.add(m[1] ?? m[2]);
+        if (/[\\/]form[\\/]/.test(p)) continue;
+        for (const m of src.matchAll(/requestGoform\(\s*([^,)\s]*)/g)) {
           const lit = /^['"](\w+)['"]$/.exec(m[1]);
           if (!lit) throw new Error(`${relative(ROOT, p)}: requestGoform needs a literal call name (the build ships only the calls it sees)`);
           used.add(lit[1]);
@@ -172,24 +179,63 @@ function contractPlugin(): Plugin {
         );
         return { contents: lines.join('\n'), loader: 'js' };
       });
+      // src/api/rules.ts: the field constraints of the writes the source makes, nothing else.
+      b.onLoad({ filter: /src[\\/]api[\\/]rules\.ts$/ }, async () => {
+        const contract = await import('./src/api/contract.ts');
+        const rules: Record<string, Record<string, object>> = {};
+        for (const name of [...callsUsed()].sort()) {
+          const req = (contract.CALLS as Record<string, { method: string; request?: Record<string, { doc?: string; fields?: unknown }> }>)[name]?.request ?? {};
+          if (!Object.keys(req).length) continue;
+          rules[name] = Object.fromEntries(Object.entries(req).map(([k, f]) => [k, (({ doc, fields, ...rest }) => (void doc, void fields, rest))(f)]));
+        }
+        return { contents: `const R = ${JSON.stringify(rules)};\nexport function rulesOf(name) { return R[name] || {}; }`, loader: 'js' };
+      });
     },
   };
 }
 
-/** esbuild plugin: `virtual:catalogs`, one on-demand loader per built locale. */
+/**
+ * Message ids of the screens inside the layout start with these prefixes;
+ * their texts ship in a second file per locale ("screen texts"), loaded once
+ * the layout opens, so the login page carries only the core texts.
+ */
+export const SCREEN_TEXT_PREFIXES = ['att.', 'unit.', 'basic.', 'net.', 'acc.', 'form.'];
+
+/** Compiled Lingui catalogue of a locale, split into core and screen texts. */
+export function splitCatalog(locale: string): { core: Record<string, unknown>; screens: Record<string, unknown> } {
+  const text = readFileSync(join(ROOT, 'locales', locale, 'messages.mjs'), 'utf8');
+  const m = /JSON\.parse\(("(?:[^"\\]|\\.)*")\)/.exec(text);
+  if (!m) throw new Error(`locales/${locale}/messages.mjs: not a compiled catalogue`);
+  const all = JSON.parse(JSON.parse(m[1])) as Record<string, unknown>;
+  const core: Record<string, unknown> = {};
+  const screens: Record<string, unknown> = {};
+  for (const [id, msg] of Object.entries(all)) (SCREEN_TEXT_PREFIXES.some((p) => id.startsWith(p)) ? screens : core)[id] = msg;
+  return { core, screens };
+}
+
+/**
+ * esbuild plugin: `virtual:catalogs` (per built locale, loaders of its core
+ * and screen texts) and the `lang:<locale>/<part>` modules themselves.
+ */
 function catalogsPlugin(locales: string[]): Plugin {
+  const parts = new Map(locales.map((l) => [l, splitCatalog(l)]));
   return {
     name: 'catalogs',
     setup(b) {
       b.onResolve({ filter: /^virtual:catalogs$/ }, () => ({ path: 'catalogs', namespace: 'virtual' }));
+      b.onResolve({ filter: /^lang:/ }, (a) => ({ path: a.path.slice(5), namespace: 'lang' }));
       b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({
         resolveDir: ROOT,
         loader: 'js',
         contents:
           'export default {' +
-          locales.map((l) => `${JSON.stringify(l)}: () => import(${JSON.stringify(`./locales/${l}/messages.mjs`)})`).join(',') +
+          locales.map((l) => `${JSON.stringify(l)}: { core: () => import("lang:${l}/core"), screens: () => import("lang:${l}/screens") }`).join(',') +
           '}',
       }));
+      b.onLoad({ filter: /.*/, namespace: 'lang' }, (a) => {
+        const [locale, part] = a.path.split('/') as [string, 'core' | 'screens'];
+        return { loader: 'js', contents: `export const messages = JSON.parse(${JSON.stringify(JSON.stringify(parts.get(locale)![part]))});` };
+      });
     },
   };
 }
@@ -199,7 +245,8 @@ interface AppBuild {
   entry: string;
   css: string;
   layoutCss: string;
-  catalogs: Record<string, string>; // locale -> served name
+  catalogs: Record<string, string>; // locale -> served name of its core texts
+  screenTexts: Record<string, string>; // locale -> served name of its screen texts
   preload: string[]; // the entry's static imports, preloaded by index.html
   login: string[]; // the login screen's chunks, preloaded when signed out
   layout: string[]; // the layout's chunks, preloaded when signed in
@@ -214,7 +261,10 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
       { in: 'src/main.tsx', out: 'app' },
       // The layout's stylesheet is its own file: the login page does not load it.
       { in: 'src/shell/layout.css', out: 'layout' },
-      ...locales.map((l) => ({ in: `locales/${l}/messages.mjs`, out: `lang-${l}` })),
+      ...locales.flatMap((l) => [
+        { in: `lang:${l}/core`, out: `lang-${l}` },
+        { in: `lang:${l}/screens`, out: `text-${l}` },
+      ]),
     ],
     bundle: true,
     splitting: true,
@@ -258,7 +308,12 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
   const css = name(entryOut[1].cssBundle!);
   const layoutCss = name(outputs.find(([, o]) => o.entryPoint === 'src/shell/layout.css')![0]);
   const catalogs: Record<string, string> = {};
-  for (const l of locales) catalogs[l] = name(outputs.find(([, o]) => o.entryPoint === `locales/${l}/messages.mjs`)![0]);
+  const screenTexts: Record<string, string> = {};
+  const entryOf = (p: string) => name(outputs.find(([, o]) => o.entryPoint === p)![0]);
+  for (const l of locales) {
+    catalogs[l] = entryOf(`lang:${l}/core`);
+    screenTexts[l] = entryOf(`lang:${l}/screens`);
+  }
   // Static imports of a chunk, transitively.
   const staticDeps = (file: string, seen = new Set<string>()): Set<string> => {
     for (const imp of meta.outputs[`out/${file}`].imports) {
@@ -281,7 +336,7 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
   const layout = [...without(chunkFor('src/shell/Layout.tsx')), layoutCss];
   const critical = new Set([entry, css, ...always, ...login]);
   if (catalogs.en) critical.add(catalogs.en);
-  return { files, entry, css, layoutCss, catalogs, preload: always, login, layout, critical };
+  return { files, entry, css, layoutCss, catalogs, screenTexts, preload: always, login, layout, critical };
 }
 
 /** Fail when a library is bundled twice (e.g. Preact through a CommonJS shim). */
@@ -317,8 +372,8 @@ function hashName(base: string, ext: string, content: Uint8Array): string {
  * screen or the layout depending on whether a session cookie is present.
  */
 async function preloadScript(app: AppBuild): Promise<string> {
-  const data = { c: app.catalogs, i: app.login, o: app.layout };
-  const src = `(function(d){function p(f){var k=document.createElement("link");k.rel=/css$/.test(f)?"preload":"modulepreload";if(/css$/.test(f))k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),Object.keys(d.c))}catch(e){}p(d.c[l]);(/(^|; *)Admin-Token=/.test(document.cookie)?d.o:d.i).forEach(p)})(${JSON.stringify(data)})`;
+  const data = { c: app.catalogs, t: app.screenTexts, i: app.login, o: app.layout };
+  const src = `(function(d){function p(f){var k=document.createElement("link");k.rel=/css$/.test(f)?"preload":"modulepreload";if(/css$/.test(f))k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),Object.keys(d.c))}catch(e){}p(d.c[l]);/(^|; *)Admin-Token=/.test(document.cookie)?(p(d.t[l]),d.o.forEach(p)):d.i.forEach(p)})(${JSON.stringify(data)})`;
   return (await transform(src, { minify: true, loader: 'js' })).code.trim();
 }
 
@@ -354,7 +409,7 @@ function indexHtml(opts: {
 }
 
 function kindOf(path: string, catalogs: Record<string, string>): FileKind {
-  if (Object.values(catalogs).includes(path)) return 'catalog';
+  if (Object.values(catalogs).includes(path) || /^text-/.test(path)) return 'catalog';
   if (path.endsWith('.html')) return 'html';
   if (path.endsWith('.css')) return 'css';
   if (path.endsWith('.js')) return 'js';
@@ -431,7 +486,9 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
 }
 
 function report(manifest: Manifest, app: AppBuild, budget: Budget): BrandReport {
-  const nonEnglish = new Set(Object.entries(app.catalogs).filter(([l]) => l !== 'en').map(([, f]) => f));
+  const nonEnglish = new Set(
+    [...Object.entries(app.catalogs), ...Object.entries(app.screenTexts)].filter(([l]) => l !== 'en').map(([, f]) => f),
+  );
   const files = manifest.files.map((f) => ({
     ...f,
     kind: kindOf(f.path, app.catalogs),

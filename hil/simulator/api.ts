@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { CALLS, type CallName } from '../../src/api/contract.ts';
 import type { DeviceProfile } from './profile.ts';
 import type { Store } from './store.ts';
+import { AREA_HANDLERS, pairHandlers, seedSettings } from './settings.ts';
 
 export interface DeviceState {
   admin: { username: string; password: string };
@@ -12,6 +13,8 @@ export interface DeviceState {
   /** Enrolled users (the user-management issue gives them their full shape). */
   users: { id: string; name: string; card?: string; fingerprints: number; face: 0 | 1; iris: 0 | 1 }[];
   records: { time: string; userId: string; status: number }[];
+  /** Settings pairs by name without the Set/Get prefix (KaoqinParam, ...). */
+  settings: Record<string, Record<string, unknown>>;
 }
 
 export interface Reply {
@@ -59,7 +62,7 @@ export function seedState(profile: DeviceProfile): DeviceState {
     { time: '2026-11-20 17:30:40', userId: '1', status: 1 },
     { time: '2026-11-20 08:15:03', userId: '2', status: 0 },
   ];
-  return { admin: { ...profile.admin }, LanguageSettingItem: profile.LanguageSettingItem, users, records };
+  return { admin: { ...profile.admin }, LanguageSettingItem: profile.LanguageSettingItem, users, records, settings: seedSettings() };
 }
 
 function systemInfo(ctx: Context) {
@@ -101,6 +104,8 @@ export function failureOf(err: unknown): Reply | null {
 }
 
 export const IMPLEMENTED: Partial<Record<CallName, CallImpl>> = {
+  ...pairHandlers(),
+  ...AREA_HANDLERS,
   chklogin: {
     handle(ctx, p) {
       const username = String(p.username).trim();

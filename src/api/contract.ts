@@ -5,63 +5,9 @@
 // SPEC §7: "a read is a GET on the path prefixed Set, and a write is a POST on
 // the path prefixed Get". Paths here are exactly as the device serves them.
 
-/** Value kinds a field can take on the wire. */
-export type FieldKind =
-  | 'string' // text
-  | 'int' // integer (sent as a number in JSON, as decimal text in a query or form body)
-  | 'flag' // 0 or 1
-  | 'strings' // array of text
-  | 'object' // nested record, see `fields`
-  | 'objects'; // array of nested records, see `fields`
-
-export interface Field {
-  readonly kind: FieldKind;
-  readonly doc: string;
-  readonly optional?: boolean;
-  readonly min?: number;
-  readonly max?: number;
-  readonly maxLength?: number;
-  /** Regular expression source the whole value must match. */
-  readonly pattern?: string;
-  /** The only values accepted. */
-  readonly values?: readonly (string | number)[];
-  readonly fields?: Readonly<Record<string, Field>>;
-}
-
-export type Fields = Readonly<Record<string, Field>>;
-
-export type Area =
-  | 'Session'
-  | 'System'
-  | 'Language'
-  | 'Network'
-  | 'Basic setup'
-  | 'Access control'
-  | 'Wiegand and Bluetooth'
-  | 'Maintenance'
-  | 'Records'
-  | 'Users'
-  | 'Groups and periods';
-
-export interface CallSpec {
-  readonly method: 'GET' | 'POST';
-  /** Path under /goform/. */
-  readonly path: string;
-  readonly area: Area;
-  readonly purpose: string;
-  /**
-   * How request fields travel. `query`: URL query (every GET, and POSTs the
-   * spec calls "params"); `json`: JSON body; `form`: URL-encoded body (the
-   * spec's "serialized payload").
-   */
-  readonly encoding: 'query' | 'json' | 'form';
-  /** false only for calls that work without a session token. */
-  readonly auth: boolean;
-  readonly request: Fields;
-  readonly response: Fields;
-  /** Set while the issue that builds the screen has not defined the fields yet. */
-  readonly fieldsPending?: string;
-}
+import type { Area, CallSpec, Field, Fields } from './fields.ts';
+import { SETTINGS_PAIRS } from './settings/index.ts';
+export type { Area, CallSpec, Field, FieldKind, Fields } from './fields.ts';
 
 /** Envelope every reply carries besides the call's own response fields (SPEC §8). */
 export const ENVELOPE = {
@@ -95,7 +41,6 @@ export const WAIT = 'wait';
 const none = {} as const satisfies Fields;
 const PENDING_USERS = 'defined by the user-management issue';
 const PENDING_MAINT = 'defined by the maintenance and records issue';
-const PENDING_SETTINGS = 'defined by the settings issue';
 
 const funs = {
   kind: 'strings',
@@ -136,34 +81,6 @@ const sixDigits = {
   pattern: '^[0-9]{6}$',
   doc: 'Six digits (SPEC §5, §9).',
 } as const satisfies Field;
-
-/** A pair the settings issue fills in: read with GET Set<name>, write with POST Get<name>. */
-function pendingPair<const Name extends string>(name: Name, area: Area, purpose: string) {
-  return {
-    [`Set${name}`]: {
-      method: 'GET',
-      path: `Set${name}`,
-      area,
-      purpose: `Read ${purpose}.`,
-      encoding: 'query',
-      auth: true,
-      request: none,
-      response: none,
-      fieldsPending: PENDING_SETTINGS,
-    },
-    [`Get${name}`]: {
-      method: 'POST',
-      path: `Get${name}`,
-      area,
-      purpose: `Write ${purpose}.`,
-      encoding: 'json',
-      auth: true,
-      request: none,
-      response: none,
-      fieldsPending: PENDING_SETTINGS,
-    },
-  } as { [K in `Set${Name}` | `Get${Name}`]: CallSpec };
-}
 
 function pending(
   method: 'GET' | 'POST',
@@ -297,49 +214,8 @@ export const CALLS = {
     response: none,
   },
 
-  // Settings pairs (fields arrive with the settings issue)
-  ...pendingPair('MachineParam', 'Basic setup', 'device settings (device ID, volume, admin password)'),
-  ...pendingPair('TimeParam', 'Basic setup', 'display settings'),
-  ...pendingPair('IdentifyParam', 'Basic setup', 'identify mode'),
-  ...pendingPair('FPCompareParam', 'Basic setup', 'fingerprint precision'),
-  ...pendingPair('KaoqinParam', 'Basic setup', 'attendance settings'),
-  ...pendingPair('DateTimeParam', 'Basic setup', 'date and time'),
-  ...pendingPair('DSTParam', 'Basic setup', 'daylight saving time'),
-  ...pendingPair('StatusChangeInfo', 'Basic setup', 'status change times'),
-  ...pendingPair('PrintParam', 'Basic setup', 'print settings'),
-  ...pendingPair('ApplyParam', 'Basic setup', 'attendance status names'),
-  ...pendingPair('WorkModeSwitch', 'Basic setup', 'work mode'),
-  ...pendingPair('EthernetParam', 'Network', 'Ethernet settings'),
-  ...pendingPair('Wirless', 'Network', 'Wi-Fi settings'),
-  ...pendingPair('InternetParam', 'Network', 'internet settings'),
-  ...pendingPair('CommMode', 'Network', 'communication mode'),
-  ...pendingPair('CloudParam', 'Network', 'cloud settings'),
-  ...pendingPair('RestParam', 'Network', 'security protocol settings'),
-  ...pendingPair('BluetoothParam', 'Network', 'Bluetooth settings'),
-  ...pendingPair('MqttCloudParam', 'Network', 'MQTT settings (the read takes no parameters)'),
-  ...pendingPair('SNKeyParam', 'Maintenance', 'serial-number key'),
-  ...pendingPair('DebugParam', 'Maintenance', 'debug settings'),
-  ...pendingPair('AccessControl', 'Access control', 'access control (relay, door sensor, Wiegand output)'),
-  ...pendingPair('GroupInfo', 'Groups and periods', 'time groups'),
-  ...pendingPair('TimeIntervalInfo', 'Groups and periods', 'time zones'),
-  ...pendingPair('ShiftsInfo', 'Groups and periods', 'shifts'),
-  ...pendingPair('CardInfo', 'Access control', 'card settings'),
-
-  // Other network calls
-  SetAllWirless: pending('GET', 'SetAllWirless', 'Network', 'Start a Wi-Fi scan.', 'query', PENDING_SETTINGS),
-  GetChooseWirless: pending('POST', 'GetChooseWirless', 'Network', 'Wi-Fi scan results / join the chosen network.', 'json', PENDING_SETTINGS),
-  GetSearchBleDev: pending('GET', 'GetSearchBleDev', 'Network', 'Search Bluetooth devices.', 'query', PENDING_SETTINGS),
-  GetBleConnect: pending('POST', 'GetBleConnect', 'Network', 'Pair with a Bluetooth device.', 'json', PENDING_SETTINGS),
-  SetBleDevGroup: pending('GET', 'SetBleDevGroup', 'Network', 'Read the paired Bluetooth device list.', 'query', PENDING_SETTINGS),
-
-  // Wiegand and Bluetooth authorization
-  AnvizWiegandMatch: pending('GET', 'AnvizWiegandMatch', 'Wiegand and Bluetooth', 'Wiegand pairing (answers "wait" while pairing).', 'query', PENDING_SETTINGS),
-  SetAnvizWiegandAuthorize: pending('POST', 'SetAnvizWiegandAuthorize', 'Wiegand and Bluetooth', 'Read the Wiegand authorization list (params).', 'query', PENDING_SETTINGS),
-  GetAnvizWiegandAuthorize: pending('POST', 'GetAnvizWiegandAuthorize', 'Wiegand and Bluetooth', 'Authorize or cancel Wiegand devices (JSON-encoded body).', 'json', PENDING_SETTINGS),
-  SetBluetoothAuthorize: pending('POST', 'SetBluetoothAuthorize', 'Wiegand and Bluetooth', 'Read the Bluetooth authorization list.', 'json', PENDING_SETTINGS),
-  GetBluetoothAuthorize: pending('POST', 'GetBluetoothAuthorize', 'Wiegand and Bluetooth', 'Authorize or cancel Bluetooth devices.', 'json', PENDING_SETTINGS),
-  DeleteSomeWiegand: pending('POST', 'DeleteSomeWiegand', 'Wiegand and Bluetooth', 'Delete the selected Wiegand devices.', 'json', PENDING_SETTINGS),
-  DeleteSomeBluetooth: pending('POST', 'DeleteSomeBluetooth', 'Wiegand and Bluetooth', 'Delete the selected Bluetooth devices.', 'json', PENDING_SETTINGS),
+  // Settings pairs: GET Set<Name> reads, POST Get<Name> writes (src/api/settings/).
+  ...SETTINGS_PAIRS,
 
   // Maintenance and data
   InitMachine: pending('GET', 'InitMachine', 'Maintenance', 'Initialize the device (factory settings).', 'query', PENDING_MAINT),
@@ -354,13 +230,6 @@ export const CALLS = {
   GetReportFormInfo: pending('GET', 'GetReportFormInfo', 'Records', 'Attendance report rows.', 'query', PENDING_MAINT),
   DownloadReportForm: pending('GET', 'DownloadReportForm', 'Records', 'Download the report as a file.', 'query', PENDING_MAINT),
   searchThermometryRecord: pending('GET', 'searchThermometryRecord', 'Records', 'Search temperature records (all, abnormality, normal).', 'query', PENDING_MAINT),
-
-  // Groups and periods
-  SetGroupTime: pending('GET', 'SetGroupTime', 'Groups and periods', 'Read periods (query).', 'query', PENDING_SETTINGS),
-  AddGroupTime: pending('POST', 'AddGroupTime', 'Groups and periods', 'Add a period (serialized payload).', 'form', PENDING_SETTINGS),
-  DelSomeGroup: pending('POST', 'DelSomeGroup', 'Groups and periods', 'Delete the selected periods (serialized payload).', 'form', PENDING_SETTINGS),
-  SetUniversalGroup: pending('GET', 'SetUniversalGroup', 'Groups and periods', 'Read universal groups (query).', 'query', PENDING_SETTINGS),
-  GetUniversalGroup: pending('POST', 'GetUniversalGroup', 'Groups and periods', 'Add a universal group (serialized payload).', 'form', PENDING_SETTINGS),
 
   // Users
   userlist: pending('GET', 'userlist', 'Users', 'List users (query: page, user ID, start and end time).', 'query', PENDING_USERS),

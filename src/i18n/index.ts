@@ -1,5 +1,6 @@
 // Lingui boot: compiled catalogues only (no message parser ships), loaded on
-// demand, one file per locale.
+// demand: per locale, the core texts first (login, layout, messages), the
+// screens' texts once the signed-in layout opens.
 import { i18n } from '@lingui/core';
 import { atom } from 'nanostores';
 import catalogs from 'virtual:catalogs';
@@ -9,14 +10,25 @@ import { useStore } from '../state/use-store.ts';
 /** The active locale; '' until the first catalogue has loaded. */
 export const $locale = atom('');
 
+let withScreenTexts = false;
+
 export async function activateLocale(code: string, remember = false): Promise<void> {
   const locale = normalizeLocale(code, BUILT_LOCALES);
-  const { messages } = await catalogs[locale]();
-  i18n.loadAndActivate({ locale, messages });
+  const parts = await Promise.all([catalogs[locale].core(), ...(withScreenTexts ? [catalogs[locale].screens()] : [])]);
+  i18n.loadAndActivate({ locale, messages: Object.assign({}, ...parts.map((p) => p.messages)) });
   if (remember) localStorage.setItem(LANGUAGE_KEY, locale);
   document.documentElement.lang = locale;
   document.documentElement.dir = textDirection(locale);
   $locale.set(locale);
+}
+
+/** Load the screens' texts for the active locale (and every later one). */
+export async function loadScreenTexts(): Promise<void> {
+  if (withScreenTexts) return;
+  const locale = i18n.locale;
+  const { messages } = await catalogs[locale].screens();
+  i18n.load(locale, messages);
+  withScreenTexts = true;
 }
 
 export function startLocale(): Promise<void> {

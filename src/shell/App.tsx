@@ -9,12 +9,12 @@ import { Toasts } from '../ui/Toasts.tsx';
 import { useStore } from '../state/use-store.ts';
 import { $session } from '../state/session.ts';
 import { navigated } from '../state/ui.ts';
-import { useLocale } from '../i18n/index.ts';
+import { loadScreenTexts, useLocale } from '../i18n/index.ts';
 import { brand, loadStylesheet, pageData } from '../brand.ts';
 
-/** The signed-in layout loads on demand: the login page does not carry it. */
+/** The signed-in layout (with its stylesheet and the screens' texts) loads on demand: the login page does not carry it. */
 export const loadLayout = () =>
-  Promise.all([import('./Layout.tsx'), loadStylesheet(pageData.layoutCss)]).then(([layout]) => layout);
+  Promise.all([import('./Layout.tsx'), loadStylesheet(pageData.layoutCss), loadScreenTexts()]).then(([layout]) => layout);
 
 export function App() {
   const [location, navigate] = useLocation();

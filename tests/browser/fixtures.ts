@@ -1,7 +1,7 @@
 // Test fixtures: each test gets its own simulated terminal (fresh store,
 // chosen device profile) serving the built console, and an axe-core check.
 import { test as base, expect, type Page } from 'playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,7 +11,8 @@ import { loadProfile, type DeviceProfile } from '../../hil/simulator/profile.ts'
 const ROOT = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 export const BRAND = process.env.BRAND ?? 'ia';
-export const ADMIN = { username: 'admin', password: '123456' };
+/** The console administrator; a real terminal's may differ (CONSOLE_USER / CONSOLE_PASSWORD). */
+export const ADMIN = { username: process.env.CONSOLE_USER ?? 'admin', password: process.env.CONSOLE_PASSWORD ?? '123456' };
 
 export interface Terminal {
   url: string;
@@ -25,7 +26,7 @@ interface Options {
   profileOverrides: Partial<DeviceProfile>;
 }
 
-export const test = base.extend<Options & { terminal: Terminal }>({
+export const test = base.extend<Options & { terminal: Terminal; recordReplies: void }>({
   profileName: ['default', { option: true }],
   profileOverrides: [{}, { option: true }],
   terminal: async ({ profileName, profileOverrides }, use) => {
@@ -34,7 +35,8 @@ export const test = base.extend<Options & { terminal: Terminal }>({
       return;
     }
     const storeFile = join(mkdtempSync(join(tmpdir(), 'console-e2e-')), 'store.json');
-    const siteDir = join(ROOT, 'dist', BRAND);
+    // SITE_DIR: a build elsewhere than dist/<brand> (parallel work on one checkout).
+    const siteDir = process.env.SITE_DIR ?? join(ROOT, 'dist', BRAND);
     const profile = loadProfile(profileName, profileOverrides);
     let sim = await startSimulator({ siteDir, profile, storeFile });
     const terminal: Terminal = {
@@ -51,6 +53,24 @@ export const test = base.extend<Options & { terminal: Terminal }>({
     await sim.close();
   },
   baseURL: async ({ terminal }, use) => use(terminal.url),
+  // For the harness's conformance report: every /goform/ reply the tests see.
+  recordReplies: [
+    async ({ page }, use) => {
+      const file = process.env.GOFORM_CONFORMANCE_FILE;
+      if (file) {
+        page.on('response', async (res) => {
+          const m = /\/goform\/([^/?#]+)/.exec(new URL(res.url()).pathname);
+          if (!m) return;
+          // A page that navigates away can drop a body before it is read: nothing to judge then.
+          const body = await res.text().catch(() => null);
+          if (body === null) return;
+          appendFileSync(file, JSON.stringify({ call: m[1], status: res.status(), body }) + '\n');
+        });
+      }
+      await use();
+    },
+    { auto: true },
+  ],
 });
 
 /** Needs the in-process simulator (skipped against a real terminal). */

@@ -1,7 +1,7 @@
 // SPEC §1: same keys in every locale; zh-cn / zh-tw -> zh; unsupported -> en.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPo, allLocales } from '../../build.ts';
 import { normalizeLocale, textDirection } from '../../src/i18n/locale.ts';
@@ -28,6 +28,23 @@ test('every locale has every key English has, translated, and no others', () => 
     assert.equal(extra, [], `${locale} has keys English lacks`);
     for (const [id, text] of en) assert.equal(placeholders(cat.get(id)!), placeholders(text), `${locale} ${id} placeholders`);
   }
+});
+
+test('every message id the source names is in the English catalogue', () => {
+  const en = po('en');
+  const ids = new Set<string>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.tsx?$/.test(e.name))
+        for (const m of readFileSync(p, 'utf8').matchAll(/['"]((?:action|att|confirm|err|form|info|layout|login|menu|msg|notFound|pending|pwd|route|state|unit)\.[A-Za-z0-9]+)['"]/g)) ids.add(m[1]);
+    }
+  };
+  walk(join(ROOT, 'src'));
+  assert.ok(ids.size > 50);
+  const missing = [...ids].filter((id) => !en.has(id));
+  assert.equal(missing, [], `ids used in src/ but not in locales/en (mark them /*i18n*/ so lingui extract keeps them): ${missing.join(', ')}`);
 });
 
 test('zh-cn and zh-tw map to zh; unsupported codes fall back to en', () => {

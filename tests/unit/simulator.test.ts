@@ -141,9 +141,9 @@ api('language setting: read, write, validated', async () => {
 
 api('calls not built yet say so with 10001', async () => {
   const token = await login(sim, '654321');
-  const r = await call(sim, 'SetDSTParam', {}, token);
+  const r = await call(sim, 'SetSNKeyParam', {}, token);
   assert.is(r.retvalue, 10001);
-  assert.match(String(r.msg), /does not implement SetDSTParam/);
+  assert.match(String(r.msg), /does not implement SetSNKeyParam/);
 });
 
 api('an idle session ends with 40104', async () => {

@@ -1,0 +1,51 @@
+// Settings pairs in the simulated terminal: GET Set<Name> answers the stored
+// values, POST Get<Name> stores them once the contract's validation passed.
+// Values start from SEEDS (what a terminal ships with); a pair without a seed
+// starts from its fields' lowest valid values.
+import { CALLS, type CallSpec, type Field } from '../../src/api/contract.ts';
+import type { CallImpl, DeviceState } from './api.ts';
+
+import * as basic from './areas/basic.ts';
+import * as network from './areas/network.ts';
+import * as access from './areas/access.ts';
+
+/** Factory values per pair, from each area. */
+export const SEEDS: Record<string, Record<string, unknown>> = { ...basic.seeds, ...network.seeds, ...access.seeds };
+/** Calls an area implements itself (scans, pairing, lists). */
+export const AREA_HANDLERS: Record<string, CallImpl> = { ...basic.handlers, ...network.handlers, ...access.handlers };
+
+function initial(f: Field): unknown {
+  if (f.values?.length) return f.values[0];
+  if (f.kind === 'int' || f.kind === 'flag') return f.min ?? 0;
+  if (f.kind === 'strings' || f.kind === 'objects') return [];
+  if (f.kind === 'object') return {};
+  return '';
+}
+
+export function seedSettings(): DeviceState['settings'] {
+  const out: DeviceState['settings'] = {};
+  for (const [name, spec] of Object.entries(CALLS) as [string, CallSpec][]) {
+    if (!name.startsWith('Get') || spec.method !== 'POST' || spec.fieldsPending || !Object.keys(spec.request).length) continue;
+    const pair = name.slice(3);
+    if (!(`Set${pair}` in CALLS)) continue;
+    out[pair] = Object.fromEntries(Object.entries(spec.request).map(([k, f]) => [k, SEEDS[pair]?.[k] ?? initial(f)]));
+  }
+  return out;
+}
+
+/** Handlers for every defined pair (the read and the write). */
+export function pairHandlers(): Record<string, CallImpl> {
+  const out: Record<string, CallImpl> = {};
+  for (const pair of Object.keys(seedSettings())) {
+    out[`Set${pair}`] = { handle: (ctx) => ({ ...(ctx.store.get().settings[pair] ?? seedSettings()[pair]) }) };
+    out[`Get${pair}`] = {
+      async handle(ctx, p) {
+        await ctx.store.update((s) => {
+          s.settings[pair] = { ...(s.settings[pair] ?? seedSettings()[pair]), ...p };
+        });
+        return {};
+      },
+    };
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+// Types of the contract's field tables, and the helper that defines a
+// settings pair. Kept apart from contract.ts so the per-area settings files
+// can use them without an import cycle.
+
+/** Value kinds a field can take on the wire. */
+export type FieldKind =
+  | 'string' // text
+  | 'int' // integer (sent as a number in JSON, as decimal text in a query or form body)
+  | 'flag' // 0 or 1
+  | 'strings' // array of text
+  | 'object' // nested record, see `fields`
+  | 'objects'; // array of nested records, see `fields`
+
+export interface Field {
+  readonly kind: FieldKind;
+  readonly doc: string;
+  readonly optional?: boolean;
+  readonly min?: number;
+  readonly max?: number;
+  readonly maxLength?: number;
+  /** Regular expression source the whole value must match. */
+  readonly pattern?: string;
+  /** The only values accepted. */
+  readonly values?: readonly (string | number)[];
+  readonly fields?: Readonly<Record<string, Field>>;
+}
+
+export type Fields = Readonly<Record<string, Field>>;
+
+export type Area =
+  | 'Session'
+  | 'System'
+  | 'Language'
+  | 'Network'
+  | 'Basic setup'
+  | 'Access control'
+  | 'Wiegand and Bluetooth'
+  | 'Maintenance'
+  | 'Records'
+  | 'Users'
+  | 'Groups and periods';
+
+export interface CallSpec {
+  readonly method: 'GET' | 'POST';
+  /** Path under /goform/. */
+  readonly path: string;
+  readonly area: Area;
+  readonly purpose: string;
+  /**
+   * How request fields travel. `query`: URL query (every GET, and POSTs the
+   * spec calls "params"); `json`: JSON body; `form`: URL-encoded body (the
+   * spec's "serialized payload").
+   */
+  readonly encoding: 'query' | 'json' | 'form';
+  /** false only for calls that work without a session token. */
+  readonly auth: boolean;
+  readonly request: Fields;
+  readonly response: Fields;
+  /** Set while the issue that builds the screen has not defined the fields yet. */
+  readonly fieldsPending?: string;
+}
+
+
+/**
+ * A settings pair (SPEC §7): GET Set<Name> answers the fields, POST Get<Name>
+ * takes them (JSON body) and answers the envelope.
+ */
+export function pair<const Name extends string, const F extends Fields>(name: Name, area: Area, purpose: string, fields: F) {
+  return {
+    [`Set${name}`]: { method: 'GET', path: `Set${name}`, area, purpose: `Read ${purpose}.`, encoding: 'query', auth: true, request: {}, response: fields },
+    [`Get${name}`]: { method: 'POST', path: `Get${name}`, area, purpose: `Write ${purpose}.`, encoding: 'json', auth: true, request: fields, response: {} },
+  } as { [K in `Set${Name}`]: { method: 'GET'; path: K; area: Area; purpose: string; encoding: 'query'; auth: true; request: {}; response: F } } & {
+    [K in `Get${Name}`]: { method: 'POST'; path: K; area: Area; purpose: string; encoding: 'json'; auth: true; request: F; response: {} };
+  };
+}
+
+/** A pair whose fields a later issue defines. */
+export function pendingPair<const Name extends string>(name: Name, area: Area, purpose: string, note: string) {
+  const p = pair(name, area, purpose, {}) as unknown as Record<string, CallSpec>;
+  return {
+    [`Set${name}`]: { ...p[`Set${name}`], fieldsPending: note },
+    [`Get${name}`]: { ...p[`Get${name}`], fieldsPending: note },
+  } as { [K in `Set${Name}` | `Get${Name}`]: CallSpec };
+}
+
+/** A call whose fields a later issue defines. */
+export function pending(method: 'GET' | 'POST', path: string, area: Area, purpose: string, encoding: CallSpec['encoding'], note: string): CallSpec {
+  return { method, path, area, purpose, encoding, auth: true, request: {}, response: {}, fieldsPending: note };
+}

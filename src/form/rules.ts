@@ -1,0 +1,148 @@
+// The settings-form rules as plain functions: which fields show (LuCI-style
+// `dependsOn`), what each value must be, what changed, what is sent. The
+// contract (src/api/contract.ts) is the one place ranges and options live;
+// a screen adds only how a field looks.
+import type { Field } from '../api/contract.ts';
+
+export type WidgetKind =
+  | 'text'
+  | 'number'
+  | 'select'
+  | 'switch'
+  | 'radio'
+  | 'time'
+  | 'date'
+  | 'ip'
+  | 'mask'
+  | 'port'
+  | 'password'
+  | 'weekdays';
+
+export type Value = string | number;
+export type Values = Record<string, Value>;
+
+export interface Option {
+  value: Value;
+  /** Message id. */
+  label: string;
+}
+
+export interface FieldDef {
+  /** Name in the device payload. */
+  name: string;
+  kind: WidgetKind;
+  /** Message id. */
+  label: string;
+  /** Message id of a unit shown after the box (min, s, %). */
+  unit?: string;
+  options?: readonly Option[];
+  /** Shown only while every named field has one of the listed values. */
+  dependsOn?: Readonly<Record<string, readonly Value[]>>;
+  /** Required even when the contract marks it optional (e.g. only when shown). */
+  required?: boolean;
+}
+
+/** A field's definition with the contract's constraints folded in. */
+export interface BoundField extends FieldDef {
+  min?: number;
+  max?: number;
+  maxLength?: number;
+  pattern?: string;
+  values?: readonly Value[];
+  optional?: boolean;
+}
+
+export function bindFields(defs: readonly FieldDef[], contract: Readonly<Record<string, Field>>): BoundField[] {
+  return defs.map((d) => {
+    const c = contract[d.name];
+    if (!c) throw new Error(`form field ${d.name} is not in the contract`);
+    return { ...d, min: c.min, max: c.max, maxLength: c.maxLength, pattern: c.pattern, values: c.values, optional: c.optional };
+  });
+}
+
+export function visible(f: FieldDef, values: Values): boolean {
+  if (!f.dependsOn) return true;
+  return Object.entries(f.dependsOn).every(([k, allowed]) => allowed.some((a) => String(a) === String(values[k])));
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+export function isIPv4(s: string): boolean {
+  return IPV4.test(s);
+}
+
+/** A subnet mask: dotted quad whose bits are ones then zeros. */
+export function isMask(s: string): boolean {
+  if (!isIPv4(s)) return false;
+  const n = s.split('.').reduce((acc, p) => acc * 256 + Number(p), 0);
+  const inv = 0xffffffff - n;
+  return n !== 0 && (inv & (inv + 1)) === 0;
+}
+
+export interface Problem {
+  /** Message id. */
+  id: string;
+  values?: Record<string, Value>;
+}
+
+/** The first problem with a field's value, or null. Hidden fields have none. */
+export function checkField(f: BoundField, values: Values): Problem | null {
+  if (!visible(f, values)) return null;
+  const v = values[f.name];
+  const text = v === undefined || v === null ? '' : String(v);
+  if (text === '') return f.optional && !f.required ? null : { id: /*i18n*/ 'form.required' };
+  switch (f.kind) {
+    case 'ip':
+      if (!isIPv4(text)) return { id: /*i18n*/ 'form.ip' };
+      break;
+    case 'mask':
+      if (!isMask(text)) return { id: /*i18n*/ 'form.mask' };
+      break;
+    case 'port':
+      if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 65535) return { id: /*i18n*/ 'form.port' };
+      break;
+    case 'time':
+      if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(text)) return { id: /*i18n*/ 'form.time' };
+      break;
+    case 'date':
+      if (!/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(text)) return { id: /*i18n*/ 'form.date' };
+      break;
+  }
+  if (f.kind === 'number' || f.kind === 'port' || typeof f.min === 'number' || typeof f.max === 'number') {
+    if (!/^-?\d+$/.test(text)) return { id: /*i18n*/ 'form.integer' };
+    const n = Number(text);
+    if ((f.min !== undefined && n < f.min) || (f.max !== undefined && n > f.max)) return { id: /*i18n*/ 'form.range', values: { min: f.min ?? '', max: f.max ?? '' } };
+  }
+  if (f.maxLength !== undefined && text.length > f.maxLength) return { id: /*i18n*/ 'form.maxLength', values: { max: f.maxLength } };
+  if (f.pattern && !new RegExp(f.pattern).test(text)) return { id: /*i18n*/ 'form.format' };
+  if (f.values && !f.values.some((x) => String(x) === text)) return { id: /*i18n*/ 'form.choice' };
+  return null;
+}
+
+export function checkForm(fields: readonly BoundField[], values: Values): Record<string, Problem> {
+  const out: Record<string, Problem> = {};
+  for (const f of fields) {
+    const p = checkField(f, values);
+    if (p) out[f.name] = p;
+  }
+  return out;
+}
+
+/** Names whose value differs from what was loaded. */
+export function changed(fields: readonly FieldDef[], initial: Values, values: Values): string[] {
+  return fields.filter((f) => String(initial[f.name] ?? '') !== String(values[f.name] ?? '')).map((f) => f.name);
+}
+
+/** What a form sends: every field, typed as the contract says (numbers as numbers). */
+export function payload(fields: readonly BoundField[], values: Values, contract: Readonly<Record<string, Field>>): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const f of fields) {
+    const v = values[f.name];
+    if (v === undefined || v === '') {
+      if (contract[f.name]?.optional) continue;
+    }
+    const kind = contract[f.name]?.kind;
+    out[f.name] = kind === 'int' || kind === 'flag' ? Number(v) : String(v ?? '');
+  }
+  return out;
+}

@@ -1,0 +1,2 @@
+// Groups (/advSetting/group): the time groups, as /AccSetting/zoneSetting.
+export { default } from './ZoneSetting.tsx';

@@ -1,0 +1,154 @@
+// Authorization mode (SPEC §2, §3, §4): whether Wiegand readers and Bluetooth
+// devices must be authorized (WorkModeSwitch fields), and the two
+// authorization lists: MAC address, model, machine number, route, status;
+// authorize selected, cancel authorization, delete selected ("Are you Sure?").
+// Each part shows only when the device function list has wiegand / bluetooth.
+import { useEffect, useId, useMemo, useState } from 'react';
+import { i18n } from '@lingui/core';
+import { SettingsForm } from '../../form/SettingsForm.tsx';
+import { requestGoform } from '../../api/request.ts';
+import { MESSAGES, messageFor } from '../../api/errors.ts';
+import type { Envelope, RequestOf, ResponseOf } from '../../api/contract.ts';
+import { notify } from '../../ui/toast.ts';
+import { confirmAction } from '../../ui/confirm.tsx';
+import { useStore } from '../../state/use-store.ts';
+import { $session } from '../../state/session.ts';
+import { authModeForm } from './forms.tsx';
+
+const COLUMNS = [/*i18n*/ 'basic.mac', /*i18n*/ 'basic.model', /*i18n*/ 'basic.machineNo', /*i18n*/ 'basic.route', /*i18n*/ 'basic.status'];
+type Item = ResponseOf<'SetAnvizWiegandAuthorize'>['list'][number];
+type Selection = RequestOf<'DeleteSomeWiegand'>;
+
+export function AuthorizationMode() {
+  const funs = useStore($session)?.roles ?? [];
+  const wiegand = funs.includes('wiegand');
+  const bluetooth = funs.includes('bluetooth');
+  const def = useMemo(() => authModeForm(wiegand, bluetooth), [wiegand, bluetooth]);
+  if (!wiegand && !bluetooth) return <p class="panel">{i18n._('basic.empty')}</p>;
+  return (
+    <div style={{ display: 'grid', gap: '1rem' }}>
+      <SettingsForm def={def} />
+      {wiegand && (
+        <AuthList
+          title={/*i18n*/ 'basic.wiegandList'}
+          read={() => requestGoform('SetAnvizWiegandAuthorize')}
+          status={(p) => requestGoform('GetAnvizWiegandAuthorize', p)}
+          remove={(p) => requestGoform('DeleteSomeWiegand', p)}
+        />
+      )}
+      {bluetooth && (
+        <AuthList
+          title={/*i18n*/ 'basic.bleList'}
+          read={() => requestGoform('SetBluetoothAuthorize')}
+          status={(p) => requestGoform('GetBluetoothAuthorize', p)}
+          remove={(p) => requestGoform('DeleteSomeBluetooth', p)}
+        />
+      )}
+    </div>
+  );
+}
+
+interface ListProps {
+  /** Message id of the heading. */
+  title: string;
+  read: () => Promise<Envelope & { list?: Item[] }>;
+  status: (p: Selection & { Status: 0 | 1 }) => Promise<Envelope>;
+  remove: (p: Selection) => Promise<Envelope>;
+}
+
+function AuthList({ title, read, status, remove }: ListProps) {
+  const id = useId();
+  const [list, setList] = useState<Item[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  const load = () =>
+    read().then(
+      (r) => {
+        setList(r.list ?? []);
+        setPicked([]);
+        setFailed(false);
+      },
+      () => setFailed(true),
+    );
+  useEffect(() => void load(), []);
+
+  const act = async (call: (p: Selection) => Promise<Envelope>, ask?: boolean) => {
+    if (ask && !(await confirmAction())) return;
+    setBusy(true);
+    try {
+      const r = await call({ Macs: picked });
+      notify(r.retvalue === 0 ? 'success' : 'error', r.retvalue === 0 ? i18n._(MESSAGES.success) : messageFor(r.retvalue, r.msg));
+    } catch {
+      // Already told by the request layer.
+    }
+    await load();
+    setBusy(false);
+  };
+  const toggle = (mac: string, on: boolean) => setPicked((p) => (on ? [...p, mac] : p.filter((m) => m !== mac)));
+  const all = !!list?.length && picked.length === list.length;
+
+  let body;
+  if (failed)
+    body = (
+      <p role="alert">
+        {i18n._('msg.failed')}{' '}
+        <button type="button" class="button" onClick={load}>
+          {i18n._('action.retry')}
+        </button>
+      </p>
+    );
+  else if (!list) body = <p class="loading" aria-busy="true">{i18n._('state.loading')}</p>;
+  else if (!list.length) body = <p>{i18n._('basic.empty')}</p>;
+  else
+    body = (
+      <div style={{ overflowX: 'auto' }}>
+        <table class="table">
+          <thead>
+            <tr>
+              <th>
+                <input type="checkbox" aria-label={i18n._('basic.selectAll')} checked={all} onChange={() => setPicked(all ? [] : list.map((d) => d.Mac))} />
+              </th>
+              {COLUMNS.map((c) => (
+                <th key={c}>{i18n._(c)}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((d) => (
+              <tr key={d.Mac}>
+                <td>
+                  <input type="checkbox" aria-label={d.Mac} checked={picked.includes(d.Mac)} onChange={(e) => toggle(d.Mac, (e.currentTarget as HTMLInputElement).checked)} />
+                </td>
+                <td>{d.Mac}</td>
+                <td>{d.Model}</td>
+                <td>{d.MachineNo}</td>
+                <td>{d.Route}</td>
+                <td>{i18n._(d.Status ? /*i18n*/ 'basic.authorized' : /*i18n*/ 'basic.unauthorized')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+
+  const none = !picked.length || busy;
+  return (
+    <section class="panel" aria-labelledby={id} aria-busy={busy}>
+      <h2 id={id}>{i18n._(title)}</h2>
+      {body}
+      <div class="actions">
+        <button type="button" class="button primary" disabled={none} onClick={() => act((p) => status({ ...p, Status: 1 }))}>
+          {i18n._('basic.authorize')}
+        </button>
+        <button type="button" class="button" disabled={none} onClick={() => act((p) => status({ ...p, Status: 0 }))}>
+          {i18n._('basic.unauthorize')}
+        </button>
+        <button type="button" class="button" disabled={none} onClick={() => act(remove, true)}>
+          {i18n._('basic.delete')}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+// System information (SPEC §3): versions, serial, MAC addresses, and each
+// count with its capacity (face, fingerprint, iris only when supported).
+// Read-only. The last answer is kept per user in local storage (SPEC §7) and
+// shown at once; Refresh asks the device to recount (POST GetInfoParam).
+import { useEffect, useState } from 'react';
+import { i18n } from '@lingui/core';
+import { requestGoform } from '../../api/request.ts';
+import type { ResponseOf } from '../../api/contract.ts';
+import { useStore } from '../../state/use-store.ts';
+import { $session } from '../../state/session.ts';
+
+type Info = ResponseOf<'SetInfoParam'>;
+
+/** Rows to show, in order: [message id, text]. */
+export function systemRows(i: Info): [string, string][] {
+  const of = (n: number, max: number) => `${n} / ${max}`;
+  const rows: [string, string | false][] = [
+    [/*i18n*/ 'info.firmware', i.Build_Version],
+    [/*i18n*/ 'basic.kernel', i.KernelVersion],
+    [/*i18n*/ 'basic.fs', i.FSVersion],
+    [/*i18n*/ 'info.serial', i.Serial],
+    [/*i18n*/ 'basic.ethMac', i.EthMAC],
+    [/*i18n*/ 'basic.wifiMac', i.WifiMAC],
+    [/*i18n*/ 'basic.users', of(i.UserCount, i.MaxUser)],
+    [/*i18n*/ 'basic.fps', i.funOption.FP === 1 && of(i.FPCount, i.MaxFP)],
+    [/*i18n*/ 'basic.faces', i.funOption.FACE === 1 && of(i.FaceCount, i.MaxFACE)],
+    [/*i18n*/ 'basic.iris', i.funOption.IRIS === 1 && of(i.IrisCount, i.MaxIRIS)],
+    [/*i18n*/ 'basic.cards', String(i.CardCount)],
+    [/*i18n*/ 'basic.records', of(i.RecordCount, i.MaxRecord)],
+  ];
+  return rows.filter((r): r is [string, string] => !!r[1]);
+}
+
+export function SystemInfo() {
+  const key = `info:${useStore($session)?.name ?? ''}`;
+  const [info, setInfo] = useState<Info | null>(() => {
+    try {
+      return JSON.parse(localStorage.getItem(key) ?? 'null');
+    } catch {
+      return null;
+    }
+  });
+  const [busy, setBusy] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const load = (recount?: boolean) => {
+    setBusy(true);
+    setFailed(false);
+    (recount ? requestGoform('GetInfoParam') : requestGoform('SetInfoParam'))
+      .then((r) => {
+        if (r.retvalue !== 0) throw r;
+        setInfo(r as Info);
+        localStorage.setItem(key, JSON.stringify(r));
+      })
+      .catch(() => setFailed(true))
+      .finally(() => setBusy(false));
+  };
+  useEffect(() => load(), []);
+
+  if (!info) return failed ? <Failed retry={load} /> : <p class="loading" aria-busy="true">{i18n._('state.loading')}</p>;
+  return (
+    <section class="panel settings" aria-busy={busy}>
+      <dl class="info-list">
+        {systemRows(info).map(([label, value]) => (
+          <div key={label}>
+            <dt>{i18n._(label)}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {failed && <p role="alert">{i18n._('msg.failed')}</p>}
+      <div class="actions">
+        <button type="button" class="button" disabled={busy} onClick={() => load(true)}>
+          {i18n._('basic.refresh')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function Failed({ retry }: { retry: () => void }) {
+  return (
+    <section class="panel" role="alert">
+      <p>{i18n._('msg.failed')}</p>
+      <button type="button" class="button" onClick={() => retry()}>
+        {i18n._('action.retry')}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+// Wiegand pairing (SPEC §2, §4): choose route 1 or 2 and pair. GET
+// AnvizWiegandMatch answers "wait" while the terminal listens for a reader;
+// the screen asks again every half second and says "Wigan Pairing
+// Waiting..." meanwhile. The paired reader joins the Wiegand authorization
+// list on the authorization mode screen.
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { i18n } from '@lingui/core';
+import { requestGoform } from '../../api/request.ts';
+import { MESSAGES, messageFor } from '../../api/errors.ts';
+import type { Reply } from '../../api/contract.ts';
+import { notify } from '../../ui/toast.ts';
+
+export const POLL_MS = 500;
+const ROUTES = [/*i18n*/ 'basic.route1', /*i18n*/ 'basic.route2'];
+
+export function WiganPairing() {
+  const [route, setRoute] = useState<1 | 2>(1);
+  const [busy, setBusy] = useState(false);
+  const [found, setFound] = useState<Reply<'AnvizWiegandMatch'> | null>(null);
+  const mounted = useRef(true);
+  useEffect(() => () => void (mounted.current = false), []);
+
+  const pair = async () => {
+    setBusy(true);
+    setFound(null);
+    try {
+      for (;;) {
+        const r = await requestGoform('AnvizWiegandMatch', { Route: route });
+        if (!mounted.current) return;
+        if (r.retvalue !== 'wait') {
+          if (r.retvalue === 0) {
+            setFound(r);
+            notify('success', i18n._(MESSAGES.success));
+          } else notify('error', messageFor(r.retvalue, r.msg));
+          break;
+        }
+        await new Promise((done) => setTimeout(done, POLL_MS));
+      }
+    } catch {
+      // Already told by the request layer.
+    }
+    if (mounted.current) setBusy(false);
+  };
+
+  return (
+    <section class="panel settings">
+      <fieldset class="field">
+        <legend>{i18n._('basic.route')}</legend>
+        <div class="choices inline">
+          {ROUTES.map((label, i) => (
+            <label key={label}>
+              <input type="radio" name="route" checked={route === i + 1} disabled={busy} onChange={() => setRoute(i === 0 ? 1 : 2)} />
+              {i18n._(label)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <p role="status">
+        {busy
+          ? i18n._('basic.pairing')
+          : found && i18n._('basic.paired', { model: found.Model ?? '', mac: found.Mac ?? '', no: found.MachineNo ?? '' })}
+      </p>
+      <div class="actions">
+        <button type="button" class="button primary" disabled={busy} aria-busy={busy} onClick={pair}>
+          {i18n._('basic.pair')}
+        </button>
+        <Link class="button" href="/basicSetting/authorizationMode">
+          {i18n._('route.authorizationMode')}
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,137 @@
+// Bluetooth (SPEC §3 Network): on/off, server and client switches, the
+// address a client connects to; the paired devices (GET SetBleDevGroup), a
+// search (GET GetSearchBleDev until it stops answering "wait") and pairing
+// with a device found (POST GetBleConnect).
+import { useEffect, useRef, useState } from 'react';
+import { i18n } from '@lingui/core';
+import type { ResponseOf } from '../../api/contract.ts';
+import { requestGoform } from '../../api/request.ts';
+import { MESSAGES } from '../../api/errors.ts';
+import { notify } from '../../ui/toast.ts';
+import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
+import { untilDone } from './forms.tsx';
+
+const ON = { BleOption: [1] };
+
+const form: FormDef = {
+  read: 'SetBluetoothParam',
+  write: 'GetBluetoothParam',
+  fields: [
+    { name: 'BleOption', kind: 'switch', label: /*i18n*/ 'route.bluetooth' },
+    { name: 'BleServer', kind: 'switch', label: /*i18n*/ 'net.bleServer', dependsOn: ON },
+    { name: 'BleClient', kind: 'switch', label: /*i18n*/ 'net.bleClient', dependsOn: ON },
+    { name: 'BleAddress', kind: 'text', label: /*i18n*/ 'net.bleAddress', dependsOn: { ...ON, BleClient: [1] }, required: true },
+  ],
+};
+
+type Found = NonNullable<ResponseOf<'GetSearchBleDev'>['List']>[number];
+type Paired = ResponseOf<'SetBleDevGroup'>['List'][number];
+
+function Devices({ title, list, pair, busy }: { title: string; list: (Found | Paired)[]; pair?: (d: Found) => void; busy?: string }) {
+  return (
+    <>
+      <h2>{title}</h2>
+      {list.length ? (
+        <table aria-label={title}>
+          <thead>
+            <tr>
+              <th scope="col">{i18n._('net.name')}</th>
+              <th scope="col">{i18n._('net.bleAddress')}</th>
+              {pair && <th scope="col">{i18n._('net.signal')}</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((d) => (
+              <tr key={d.Address}>
+                <td>{d.Name}</td>
+                <td>{d.Address}</td>
+                {pair && (
+                  <td>
+                    {(d as Found).Rssi} dBm{' '}
+                    <button type="button" class="button" disabled={!!busy} aria-busy={busy === d.Address} aria-label={i18n._('net.pairWith', { name: d.Name })} onClick={() => pair(d as Found)}>
+                      {i18n._('net.pair')}
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>{i18n._('net.none')}</p>
+      )}
+    </>
+  );
+}
+
+function BleDevices() {
+  const [paired, setPaired] = useState<Paired[] | null | 'failed'>(null);
+  const [found, setFound] = useState<Found[] | 'searching' | null>(null);
+  const [busy, setBusy] = useState('');
+  const alive = useRef(true);
+  const loadPaired = () =>
+    requestGoform('SetBleDevGroup').then(
+      (r) => alive.current && setPaired(r.List ?? []),
+      () => alive.current && setPaired('failed'),
+    );
+  useEffect(() => {
+    void loadPaired();
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+
+  const search = async () => {
+    setFound('searching');
+    try {
+      const r = await untilDone(() => requestGoform('GetSearchBleDev'), () => alive.current);
+      if (alive.current) setFound(r?.retvalue === 0 ? (r.List ?? []) : null);
+    } catch {
+      if (alive.current) setFound(null);
+    }
+  };
+  const pair = async (d: Found) => {
+    setBusy(d.Address);
+    try {
+      const r = await requestGoform('GetBleConnect', { Address: d.Address });
+      if (r.retvalue === 0) {
+        notify('success', i18n._(MESSAGES.success));
+        await loadPaired();
+      }
+    } catch {
+      // The request layer said why.
+    } finally {
+      setBusy('');
+    }
+  };
+
+  return (
+    <section class="panel" style="margin-top:1rem">
+      {paired === 'failed' ? (
+        <p role="alert">
+          {i18n._(MESSAGES.failed)}{' '}
+          <button type="button" class="button" onClick={loadPaired}>
+            {i18n._('action.retry')}
+          </button>
+        </p>
+      ) : paired ? (
+        <Devices title={i18n._('net.paired')} list={paired} />
+      ) : (
+        <p class="loading">{i18n._('state.loading')}</p>
+      )}
+      <p class="actions">
+        <button type="button" class="button primary" onClick={search} disabled={found === 'searching'} aria-busy={found === 'searching'}>
+          {i18n._(found === 'searching' ? /*i18n*/ 'net.searching' : /*i18n*/ 'net.search')}
+        </button>
+      </p>
+      {Array.isArray(found) && <Devices title={i18n._('net.found')} list={found} pair={pair} busy={busy} />}
+    </section>
+  );
+}
+
+export default () => (
+  <>
+    <SettingsForm def={form} />
+    <BleDevices />
+  </>
+);

@@ -1,0 +1,86 @@
+// Choose Wi-Fi (SPEC §2, §7): scan (GET SetAllWirless, then POST
+// GetChooseWirless until it stops answering "wait"), list the networks, join
+// the one chosen. A failed scan says "Obtaining failed, please refresh.".
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { i18n } from '@lingui/core';
+import type { ResponseOf } from '../../api/contract.ts';
+import { requestGoform } from '../../api/request.ts';
+import { MESSAGES } from '../../api/errors.ts';
+import { SECURITY, untilDone } from './forms.tsx';
+import { JoinForm } from './Join.tsx';
+
+type Network = NonNullable<ResponseOf<'GetChooseWirless'>['List']>[number];
+
+export default function ChooseWifi() {
+  const [list, setList] = useState<Network[] | 'scanning' | 'failed'>('scanning');
+  const [chosen, setChosen] = useState<Network | null>(null);
+  const alive = useRef(true);
+
+  const scan = async () => {
+    setList('scanning');
+    setChosen(null);
+    try {
+      await requestGoform('SetAllWirless');
+      const r = await untilDone(() => requestGoform('GetChooseWirless', {}), () => alive.current);
+      if (alive.current) setList(r?.retvalue === 0 ? (r.List ?? []) : 'failed');
+    } catch {
+      if (alive.current) setList('failed');
+    }
+  };
+  useEffect(() => {
+    void scan();
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+
+  return (
+    <section class="panel">
+      <p class="actions">
+        <button type="button" class="button" onClick={scan} disabled={list === 'scanning'}>
+          {i18n._('net.refresh')}
+        </button>
+        <Link href="/network/wirless/addWIFI" class="button">
+          {i18n._('route.addWIFI')}
+        </Link>
+      </p>
+      {list === 'scanning' ? (
+        <p class="loading" role="status" aria-busy="true">
+          {i18n._('net.scanning')}
+        </p>
+      ) : list === 'failed' ? (
+        <p class="form-error" role="alert">
+          {i18n._(MESSAGES.wifiScanFailed)}
+        </p>
+      ) : !list.length ? (
+        <p>{i18n._('net.none')}</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{i18n._('net.ssid')}</th>
+              <th scope="col">{i18n._('net.signal')}</th>
+              <th scope="col">{i18n._('net.security')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((n) => (
+              <tr key={n.Ssid}>
+                <td>
+                  <button type="button" class="button" aria-pressed={chosen?.Ssid === n.Ssid} onClick={() => setChosen(n)}>
+                    {n.Ssid}
+                  </button>{' '}
+                  {n.Connected ? i18n._('net.connected') : ''}
+                </td>
+                <td>{n.Signal}%</td>
+                <td>{i18n._(SECURITY[n.Security].label)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {chosen && <JoinForm key={chosen.Ssid} ssid={chosen.Ssid} security={chosen.Security} />}
+    </section>
+  );
+}

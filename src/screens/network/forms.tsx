@@ -1,0 +1,189 @@
+// The network screens that are settings forms (SPEC §2 Network group, §3
+// Network), and what all network screens share: the SPEC §4 warning around
+// saves that may cut this page off the device, option lists, and polling a
+// call that answers "wait" while the device works. One module so the route
+// chunks share one file (each route file re-exports its screen).
+import { Link } from 'wouter';
+import { i18n } from '@lingui/core';
+import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
+import type { Option } from '../../form/rules.ts';
+import { MESSAGES } from '../../api/errors.ts';
+import { confirmAction } from '../../ui/confirm.tsx';
+import { clearSession } from '../../state/session.ts';
+import { WAIT } from '../../api/contract.ts';
+
+export const CONFIRM_SAVE = /*i18n*/ 'net.confirmSave';
+
+/** After a change that may move the device: offer the login page (signing out sends the guard there). */
+export async function offerLogin(): Promise<boolean> {
+  const go = await confirmAction(i18n._(MESSAGES.networkChangeWarning));
+  if (go) clearSession();
+  return go;
+}
+
+/** A form whose save may break the connection: warn first, offer the login page after. */
+export const linkForm = (def: FormDef): FormDef => ({
+  ...def,
+  confirm: CONFIRM_SAVE,
+  afterSave: async () => void (await offerLogin()),
+});
+
+export const opts = (...labels: string[]): Option[] => labels.map((label, value) => ({ value, label }));
+
+export const SECURITY = opts(/*i18n*/ 'net.secOpen', /*i18n*/ 'net.secPersonal', /*i18n*/ 'net.secEnterprise');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Ask again every `ms` while the reply is "wait" (and `alive()`), at most `tries` times. */
+export async function untilDone<R extends { retvalue: unknown }>(ask: () => Promise<R>, alive: () => boolean, ms = 500, tries = 60): Promise<R | null> {
+  for (let i = 0; i < tries && alive(); i++) {
+    const r = await ask();
+    if (r.retvalue !== WAIT) return r;
+    await sleep(ms);
+  }
+  return null;
+}
+
+// Internet (SPEC §3 Network): WAN mode, automatic DNS, DNS server.
+
+const internetForm: FormDef = linkForm({
+  read: 'SetInternetParam',
+  write: 'GetInternetParam',
+  fields: [
+    { name: 'WanMode', kind: 'select', label: /*i18n*/ 'net.wanMode', options: opts(/*i18n*/ 'route.ethernet', /*i18n*/ 'route.wirless') },
+    { name: 'AutoMode', kind: 'switch', label: /*i18n*/ 'net.autoDns' },
+    { name: 'Dns', kind: 'ip', label: /*i18n*/ 'net.dns', dependsOn: { AutoMode: [0] } },
+  ],
+});
+
+export const Internet = () => <SettingsForm def={internetForm} />;
+
+// Ethernet (SPEC §3 Network): static or DHCP; address, mask and gateway only for static.
+
+const STATIC = { IpMode: [0] };
+
+const ethernetForm: FormDef = linkForm({
+  read: 'SetEthernetParam',
+  write: 'GetEthernetParam',
+  fields: [
+    { name: 'IpMode', kind: 'radio', label: /*i18n*/ 'net.ipMode', options: opts(/*i18n*/ 'net.static', /*i18n*/ 'net.dhcp') },
+    { name: 'Ip', kind: 'ip', label: /*i18n*/ 'net.ip', dependsOn: STATIC },
+    { name: 'Mask', kind: 'mask', label: /*i18n*/ 'net.mask', dependsOn: STATIC },
+    { name: 'Gateway', kind: 'ip', label: /*i18n*/ 'net.gateway', dependsOn: STATIC },
+  ],
+});
+
+export const Ethernet = () => <SettingsForm def={ethernetForm} />;
+
+// Wi-Fi (SPEC §3 Network): station (join a network, with Personal or
+// Enterprise security) or access point (system or custom name, password).
+// Saving station mode joins the network; if that fails the device reports
+// "Connection failed, switch back to AP mode" and is back in AP mode.
+
+const STA = { WifiMode: [0] };
+const SECURED = { WifiMode: [0], Security: [1, 2] };
+const ENTERPRISE = { WifiMode: [0], Security: [2] };
+const AP = { WifiMode: [1] };
+
+const wirelessForm: FormDef = linkForm({
+  read: 'SetWirless',
+  write: 'GetWirless',
+  fields: [
+    { name: 'WifiMode', kind: 'select', label: /*i18n*/ 'net.wifiMode', options: opts(/*i18n*/ 'net.station', /*i18n*/ 'net.ap') },
+    { name: 'Ssid', kind: 'text', label: /*i18n*/ 'net.ssid', dependsOn: STA, required: true },
+    { name: 'Security', kind: 'select', label: /*i18n*/ 'net.security', options: SECURITY, dependsOn: STA },
+    { name: 'Password', kind: 'password', label: /*i18n*/ 'net.password', dependsOn: SECURED, required: true },
+    { name: 'Encryption', kind: 'select', label: /*i18n*/ 'net.encryption', options: opts(/*i18n*/ 'net.auto', /*i18n*/ 'net.aes', /*i18n*/ 'net.tkip'), dependsOn: SECURED },
+    { name: 'Identity', kind: 'text', label: /*i18n*/ 'net.identity', dependsOn: ENTERPRISE, required: true },
+    { name: 'Ca', kind: 'select', label: /*i18n*/ 'net.ca', options: opts(/*i18n*/ 'net.caNone', /*i18n*/ 'net.caSystem'), dependsOn: ENTERPRISE },
+    { name: 'Eap', kind: 'select', label: /*i18n*/ 'net.eap', options: opts(/*i18n*/ 'net.peap', /*i18n*/ 'net.ttls', /*i18n*/ 'net.pwd'), dependsOn: ENTERPRISE },
+    {
+      name: 'Inner',
+      kind: 'select',
+      label: /*i18n*/ 'net.inner',
+      options: opts(/*i18n*/ 'net.mschapv2', /*i18n*/ 'net.gtc', /*i18n*/ 'net.pap', /*i18n*/ 'net.mschap'),
+      dependsOn: { ...ENTERPRISE, Eap: [0, 1] },
+    },
+    { name: 'ApNameMode', kind: 'radio', label: /*i18n*/ 'net.apNameMode', options: opts(/*i18n*/ 'net.apNameDefault', /*i18n*/ 'net.apNameCustom'), dependsOn: AP },
+    { name: 'ApName', kind: 'text', label: /*i18n*/ 'net.apName', dependsOn: { WifiMode: [1], ApNameMode: [1] }, required: true },
+    { name: 'ApPassword', kind: 'password', label: /*i18n*/ 'net.apPassword', dependsOn: AP },
+  ],
+});
+
+export const Wireless = () => (
+  <SettingsForm def={wirelessForm}>
+    <p class="actions">
+      <Link href="/network/wirless/chooseWIFI" class="button">
+        {i18n._('route.chooseWIFI')}
+      </Link>
+      <Link href="/network/wirless/addWIFI" class="button">
+        {i18n._('route.addWIFI')}
+      </Link>
+    </p>
+  </SettingsForm>
+);
+
+// Communication mode (SPEC §3 Network): server or client, port, communication
+// password, and for a client the server by IP address or URL.
+
+const commModeForm: FormDef = {
+  read: 'SetCommMode',
+  write: 'GetCommMode',
+  fields: [
+    { name: 'Mode', kind: 'select', label: /*i18n*/ 'net.commMode', options: opts(/*i18n*/ 'net.server', /*i18n*/ 'net.client') },
+    { name: 'Port', kind: 'port', label: /*i18n*/ 'net.port' },
+    { name: 'PwdSwitch', kind: 'switch', label: /*i18n*/ 'net.commPwd' },
+    { name: 'Password', kind: 'password', label: /*i18n*/ 'net.password', dependsOn: { PwdSwitch: [1] }, required: true },
+    { name: 'ServerType', kind: 'radio', label: /*i18n*/ 'net.serverType', options: opts(/*i18n*/ 'net.ip', /*i18n*/ 'net.url'), dependsOn: { Mode: [1] } },
+    { name: 'ServerIp', kind: 'ip', label: /*i18n*/ 'net.serverIp', dependsOn: { Mode: [1], ServerType: [0] } },
+    { name: 'ServerUrl', kind: 'text', label: /*i18n*/ 'net.serverUrl', dependsOn: { Mode: [1], ServerType: [1] }, required: true },
+  ],
+};
+
+export const CommMode = () => <SettingsForm def={commModeForm} />;
+
+// Security protocol (SPEC §2 /network/securityOne): HTTP or HTTPS and the port
+// of the web console and REST API, and the REST API switch. Changing the
+// protocol or port moves this page, so it is saved like a network change.
+
+const securityForm: FormDef = linkForm({
+  read: 'SetRestParam',
+  write: 'GetRestParam',
+  fields: [
+    { name: 'Protocol', kind: 'select', label: /*i18n*/ 'net.protocol', options: opts(/*i18n*/ 'net.http', /*i18n*/ 'net.https') },
+    { name: 'Port', kind: 'port', label: /*i18n*/ 'net.port' },
+    { name: 'RestApi', kind: 'switch', label: /*i18n*/ 'net.restApi' },
+  ],
+});
+
+export const Security = () => <SettingsForm def={securityForm} />;
+
+// Cloud (SPEC §3 Network): cloud code, password, server.
+
+const cloudForm: FormDef = {
+  read: 'SetCloudParam',
+  write: 'GetCloudParam',
+  fields: [
+    { name: 'CloudCode', kind: 'text', label: /*i18n*/ 'net.cloudCode' },
+    { name: 'CloudPassword', kind: 'password', label: /*i18n*/ 'net.password' },
+    { name: 'CloudServer', kind: 'text', label: /*i18n*/ 'net.server' },
+  ],
+};
+
+export const Cloud = () => <SettingsForm def={cloudForm} />;
+
+// MQTT (SPEC §3 Network): switch, company id, password.
+
+const ON = { Switch: [1] };
+
+const mqttForm: FormDef = {
+  read: 'SetMqttCloudParam',
+  write: 'GetMqttCloudParam',
+  fields: [
+    { name: 'Switch', kind: 'switch', label: /*i18n*/ 'route.mqtt' },
+    { name: 'Users', kind: 'text', label: /*i18n*/ 'net.company', dependsOn: ON, required: true },
+    { name: 'Password', kind: 'password', label: /*i18n*/ 'net.password', dependsOn: ON, required: true },
+  ],
+};
+
+export const Mqtt = () => <SettingsForm def={mqttForm} />;

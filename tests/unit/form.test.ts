@@ -1,0 +1,85 @@
+// The settings-form engine's rules (issue: settings): visibility, validation,
+// change tracking and payloads, with constraints from the contract.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bindFields, changed, checkField, checkForm, isIPv4, isMask, payload, visible, type FieldDef } from '../../src/form/rules.ts';
+import { CALLS, type Fields } from '../../src/api/contract.ts';
+
+const contract: Fields = {
+  Mode: { kind: 'int', values: [0, 1], doc: '' },
+  IP: { kind: 'string', doc: '' },
+  Mask: { kind: 'string', doc: '' },
+  Port: { kind: 'int', min: 1, max: 65535, doc: '' },
+  Name: { kind: 'string', maxLength: 8, doc: '' },
+  Note: { kind: 'string', optional: true, doc: '' },
+  At: { kind: 'string', doc: '' },
+};
+const defs: FieldDef[] = [
+  { name: 'Mode', kind: 'select', label: 'x', options: [{ value: 0, label: 'dhcp' }, { value: 1, label: 'static' }] },
+  { name: 'IP', kind: 'ip', label: 'x', dependsOn: { Mode: [1] } },
+  { name: 'Mask', kind: 'mask', label: 'x', dependsOn: { Mode: [1] } },
+  { name: 'Port', kind: 'port', label: 'x' },
+  { name: 'Name', kind: 'text', label: 'x' },
+  { name: 'Note', kind: 'text', label: 'x' },
+  { name: 'At', kind: 'time', label: 'x' },
+];
+const fields = bindFields(defs, contract);
+
+test('IPv4 addresses and subnet masks', () => {
+  for (const ok of ['0.0.0.0', '192.168.1.10', '255.255.255.255']) assert.ok(isIPv4(ok), ok);
+  for (const bad of ['256.1.1.1', '1.2.3', '01.2.3.4', '1.2.3.4.5', 'a.b.c.d', ' 1.2.3.4']) assert.not.ok(isIPv4(bad), bad);
+  for (const ok of ['255.255.255.0', '255.255.0.0', '255.255.255.252', '128.0.0.0']) assert.ok(isMask(ok), ok);
+  for (const bad of ['255.0.255.0', '0.0.0.0', '255.255.255.1', '255.255.256.0']) assert.not.ok(isMask(bad), bad);
+});
+
+test('dependsOn: a field shows only while another has a given value (LuCI depends)', () => {
+  const ip = fields.find((f) => f.name === 'IP')!;
+  assert.not.ok(visible(ip, { Mode: 0 }));
+  assert.ok(visible(ip, { Mode: 1 }));
+  assert.ok(visible(ip, { Mode: '1' }), 'values from a select compare as text');
+  assert.is(checkField(ip, { Mode: 0, IP: 'junk' }), null, 'a hidden field is not validated');
+  assert.equal(checkField(ip, { Mode: 1, IP: 'junk' }), { id: 'form.ip' });
+});
+
+test('rules: required, ranges from the contract, ports, masks, lengths, times, choices', () => {
+  const base = { Mode: 1, IP: '10.0.0.2', Mask: '255.255.255.0', Port: '80', Name: 'door', Note: '', At: '08:30' };
+  assert.equal(checkForm(fields, base), {});
+  assert.equal(checkForm(fields, { ...base, Port: '0' }), { Port: { id: 'form.port' } });
+  assert.equal(checkForm(fields, { ...base, Port: '65536' }), { Port: { id: 'form.port' } });
+  assert.equal(checkForm(fields, { ...base, Mask: '255.0.255.0' }), { Mask: { id: 'form.mask' } });
+  assert.equal(checkForm(fields, { ...base, Name: '' }), { Name: { id: 'form.required' } });
+  assert.equal(checkForm(fields, { ...base, Name: 'far too long' }), { Name: { id: 'form.maxLength', values: { max: 8 } } });
+  assert.equal(checkForm(fields, { ...base, At: '24:00' }), { At: { id: 'form.time' } });
+  assert.equal(checkForm(fields, { ...base, Mode: 2 }), { Mode: { id: 'form.choice' } });
+});
+
+test('the attendance ranges of SPEC §5 come from the contract', () => {
+  const att = bindFields(
+    [
+      { name: 'RepeatTime', kind: 'number', label: 'x' },
+      { name: 'AlarmLogs', kind: 'number', label: 'x' },
+    ],
+    CALLS.GetKaoqinParam.request,
+  );
+  assert.equal(checkForm(att, { RepeatTime: 250, AlarmLogs: 5000 }), {});
+  assert.equal(checkForm(att, { RepeatTime: 0, AlarmLogs: 0 }), {});
+  assert.equal(checkForm(att, { RepeatTime: 251, AlarmLogs: 0 }), { RepeatTime: { id: 'form.range', values: { min: 0, max: 250 } } });
+  assert.equal(checkForm(att, { RepeatTime: 1, AlarmLogs: 5001 }), { AlarmLogs: { id: 'form.range', values: { min: 0, max: 5000 } } });
+  assert.equal(checkForm(att, { RepeatTime: '1.5', AlarmLogs: -1 }).RepeatTime, { id: 'form.integer' });
+});
+
+test('what changed, and what is sent', () => {
+  const initial = { Mode: 0, IP: '', Mask: '', Port: 80, Name: 'a', Note: '', At: '08:00' };
+  assert.equal(changed(fields, initial, { ...initial, Port: '80' }), [], 'same value typed back is no change');
+  assert.equal(changed(fields, initial, { ...initial, Port: '81', Name: 'b' }), ['Port', 'Name']);
+  const sent = payload(fields, { ...initial, Port: '81' }, contract);
+  assert.is(sent.Port, 81, 'numbers as numbers');
+  assert.is(sent.Mode, 0);
+  assert.not.ok('Note' in sent, 'an empty optional field is left out');
+});
+
+test('a form field missing from the contract is a programming error', () => {
+  assert.throws(() => bindFields([{ name: 'Nope', kind: 'text', label: 'x' }], contract), /not in the contract/);
+});
+
+test.run();
