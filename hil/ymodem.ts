@@ -4,11 +4,18 @@
 // all-zero block 0 to end the batch.
 //
 // Stop-and-wait, as the protocol is: the sender writes one block and waits
-// for ACK; NAK (or a receiver's 'C') makes it resend; after `retries` failed
-// attempts of one block it cancels with CAN CAN. The receiver validates
-// every block (header byte, number and complement, CRC), purges the line
-// before NAKing a bad one, ACKs duplicates without storing them again, NAKs
-// the first EOT and ACKs the second.
+// for ACK; NAK, a timeout (or a receiver's 'C') makes it resend; after
+// `retries` failed attempts of one block it cancels with CAN CAN. The
+// receiver validates every block (header byte, number and complement, CRC),
+// purges the line before NAKing a bad one, ACKs duplicates without storing
+// them again, NAKs the first EOT and ACKs the second.
+//
+// Interop notes (found against lrzsz rb on ptys): rb flushes its input right
+// after each 'C' and ACK, so the sender pauses 20 ms after a 'C' and before
+// EOT (never between data blocks); rb can lose its very last ACK when it
+// exits, so silence after the closing block 0 ends the batch once every file
+// has been acknowledged; and after a block that had to be resent the sender
+// lets the line go quiet, so a duplicate ACK is not taken for the next block.
 import { LinkClosed, LinkTimeout, type ByteLink } from './link.ts';
 
 export interface YmodemFile {

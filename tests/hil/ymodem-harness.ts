@@ -14,6 +14,7 @@ export const BAUD = 115200;
 export class Scope {
   private cleanups: { what: string; fn: () => Promise<void> | void }[] = [];
   private notes: (() => string)[] = [];
+  private closed = false;
 
   /** Something worth printing if the test fails (a traffic trace, a tool's stderr). */
   note(fn: () => string): void {
@@ -24,7 +25,15 @@ export class Scope {
     return this.notes.map((n) => n()).join('\n');
   }
 
+  /**
+   * Register a cleanup. A test body that goes on after its time limit closed
+   * the scope gets its new resource cleaned up at once, and an error.
+   */
   defer(what: string, fn: () => Promise<void> | void): void {
+    if (this.closed) {
+      Promise.resolve().then(fn).catch(() => {});
+      throw new Error(`test already ended (${what})`);
+    }
     this.cleanups.push({ what, fn });
   }
 
@@ -35,6 +44,7 @@ export class Scope {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const errors: string[] = [];
     for (const { what, fn } of this.cleanups.reverse()) {
       let t: NodeJS.Timeout | undefined;
