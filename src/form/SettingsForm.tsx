@@ -90,7 +90,7 @@ export function useSettings(def: FormDef) {
     if (ask && !(await confirmAction(i18n._(ask)))) return;
     setSaving(true);
     try {
-      const r = await requestGoform(def.write, payload(fields, ready.values, contract) as never);
+      const r = await requestGoform(def.write, payload(fields, ready.values, contract, ready.initial) as never);
       if (r.retvalue === 0) {
         notify('success', i18n._(MESSAGES.success));
         setState({ status: 'ready', initial: ready.values, values: ready.values });

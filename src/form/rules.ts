@@ -133,16 +133,21 @@ export function changed(fields: readonly FieldDef[], initial: Values, values: Va
   return fields.filter((f) => String(initial[f.name] ?? '') !== String(values[f.name] ?? '')).map((f) => f.name);
 }
 
-/** What a form sends: every field, typed as the contract says (numbers as numbers). */
-export function payload(fields: readonly BoundField[], values: Values, contract: Readonly<Record<string, Field>>): Record<string, Value> {
+/**
+ * What a form sends: every field, typed as the contract says (numbers as
+ * numbers). A hidden field sends the value it was loaded with (`initial`), so
+ * a value typed and then hidden neither reaches the device nor blocks the
+ * save; an empty optional text field sends "" so it can be cleared; an empty
+ * optional number is left out.
+ */
+export function payload(fields: readonly BoundField[], values: Values, contract: Readonly<Record<string, Field>>, initial?: Values): Record<string, Value> {
   const out: Record<string, Value> = {};
   for (const f of fields) {
-    const v = values[f.name];
-    if (v === undefined || v === '') {
-      if (contract[f.name]?.optional) continue;
-    }
+    const v = initial && !visible(f, values) ? initial[f.name] : values[f.name];
     const kind = contract[f.name]?.kind;
-    out[f.name] = kind === 'int' || kind === 'flag' ? Number(v) : String(v ?? '');
+    const numeric = kind === 'int' || kind === 'flag';
+    if ((v === undefined || v === '') && contract[f.name]?.optional && (numeric || initial?.[f.name] === undefined)) continue;
+    out[f.name] = numeric ? Number(v) : String(v ?? '');
   }
   return out;
 }

@@ -75,7 +75,17 @@ test('what changed, and what is sent', () => {
   const sent = payload(fields, { ...initial, Port: '81' }, contract);
   assert.is(sent.Port, 81, 'numbers as numbers');
   assert.is(sent.Mode, 0);
-  assert.not.ok('Note' in sent, 'an empty optional field is left out');
+  assert.not.ok('Note' in sent, 'an empty optional field is left out when nothing was loaded for it');
+});
+
+test('a hidden field sends what was loaded; an optional text can be cleared', () => {
+  const initial = { Mode: 1, IP: '10.0.0.2', Mask: '255.255.255.0', Port: 80, Name: 'a', Note: 'old', At: '08:00' };
+  const edited = { ...initial, IP: 'junk', Mode: 0, Note: '' };
+  const sent = payload(fields, edited, contract, initial);
+  assert.is(sent.IP, '10.0.0.2', 'typed into a field that is now hidden: the loaded value goes');
+  assert.is(sent.Mode, 0);
+  assert.is(sent.Note, '', 'cleared optional text is sent empty');
+  assert.equal(checkForm(fields, edited), {}, 'and the hidden junk does not block the save');
 });
 
 test('a form field missing from the contract is a programming error', () => {
