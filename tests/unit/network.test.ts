@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
 import { surroundings } from '../../hil/simulator/areas/network.ts';
 import { CALLS, type CallName } from '../../src/api/contract.ts';
+import { callSimulator } from './helpers.ts';
 import { isIPv4, isMask } from '../../src/form/rules.ts';
 
 const p = suite('network contract patterns');
@@ -44,18 +45,7 @@ const s = suite('simulated Wi-Fi and Bluetooth');
 let sim: Simulator;
 let token = '';
 
-async function call(name: CallName, params: Record<string, unknown> = {}) {
-  const spec = CALLS[name];
-  const headers: Record<string, string> = { 'X-Token': token };
-  let url = `${sim.url}/goform/${spec.path}?_t=1`;
-  let body: string | undefined;
-  if (spec.method === 'GET') url += '&' + new URLSearchParams(params as Record<string, string>);
-  else {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(params);
-  }
-  return (await (await fetch(url, { method: spec.method, headers, body })).json()) as Record<string, unknown>;
-}
+const call = (name: CallName, params: Record<string, unknown> = {}) => callSimulator(sim.url, name, params, token);
 
 async function untilDone(name: CallName, params?: Record<string, unknown>) {
   for (let i = 0; i < 50; i++) {

@@ -13,23 +13,11 @@ import { loadProfile } from '../../hil/simulator/profile.ts';
 import { coerce, validate } from '../../hil/simulator/validate.ts';
 import { Store, writeFileAtomic } from '../../hil/simulator/store.ts';
 import { CALLS } from '../../src/api/contract.ts';
+import { callSimulator } from './helpers.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sim-'));
 
-async function call(sim: Simulator, name: keyof typeof CALLS, params: Record<string, unknown> = {}, token?: string) {
-  const spec = CALLS[name];
-  const headers: Record<string, string> = {};
-  if (token) headers['X-Token'] = token;
-  let url = `${sim.url}/goform/${spec.path}?_t=1`;
-  let body: string | undefined;
-  if (spec.method === 'GET') url += '&' + new URLSearchParams(params as Record<string, string>);
-  else {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(params);
-  }
-  const res = await fetch(url, { method: spec.method, headers, body });
-  return (await res.json()) as Record<string, unknown>;
-}
+const call = (sim: Simulator, name: keyof typeof CALLS, params: Record<string, unknown> = {}, token?: string) => callSimulator(sim.url, name, params, token);
 
 async function login(sim: Simulator, password = '123456'): Promise<string> {
   const r = await call(sim, 'chklogin', { username: 'admin', password });

@@ -1,5 +1,5 @@
 // Network pairs and calls (SPEC §2 Network group, §3 Network, §7).
-import { pair, type Field } from '../fields.ts';
+import { pair, type Field, type Fields } from '../fields.ts';
 
 const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const ipv4 = (doc: string) => ({ kind: 'string', pattern: `^${OCTET}(\\.${OCTET}){3}$`, doc }) as const satisfies Field;
@@ -8,6 +8,11 @@ const M = '(255|254|252|248|240|224|192|128|0)';
 const MASK = `^(255\\.255\\.255\\.${M}|255\\.255\\.${M}\\.0|255\\.${M}\\.0\\.0|(254|252|248|240|224|192|128)\\.0\\.0\\.0)$`;
 const HOST = '^(https?://)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?(/[^\\s]*)?$';
 const MAC = '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$';
+/** A Bluetooth device as searches and the paired list answer it. */
+const bleDevice = {
+  Name: { kind: 'string', doc: 'Device name (device text: shown as text).' },
+  Address: { kind: 'string', doc: 'Bluetooth address (six hex pairs).' },
+} as const satisfies Fields;
 const port = (doc: string) => ({ kind: 'int', min: 1, max: 65535, doc }) as const satisfies Field;
 const security = {
   kind: 'int',
@@ -134,11 +139,7 @@ export const NETWORK_PAIRS = {
         kind: 'objects',
         optional: true,
         doc: 'Devices found, strongest first.',
-        fields: {
-          Name: { kind: 'string', doc: 'Device name (device text: shown as text).' },
-          Address: { kind: 'string', doc: 'Bluetooth address (six hex pairs).' },
-          Rssi: { kind: 'int', doc: 'Signal strength, dBm.' },
-        },
+        fields: { ...bleDevice, Rssi: { kind: 'int', doc: 'Signal strength, dBm.' } },
       },
     },
   },
@@ -166,10 +167,7 @@ export const NETWORK_PAIRS = {
       List: {
         kind: 'objects',
         doc: 'Paired devices, in pairing order.',
-        fields: {
-          Name: { kind: 'string', doc: 'Device name (device text: shown as text).' },
-          Address: { kind: 'string', doc: 'Bluetooth address.' },
-        },
+        fields: bleDevice,
       },
     },
   },
