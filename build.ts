@@ -248,8 +248,7 @@ interface AppBuild {
   catalogs: Record<string, string>; // locale -> served name of its core texts
   screenTexts: Record<string, string>; // locale -> served name of its screen texts
   preload: string[]; // the entry's static imports, preloaded by index.html
-  login: string[]; // the login screen's chunks, preloaded when signed out
-  layout: string[]; // the layout's chunks, preloaded when signed in
+  layout: string[]; // the layout's and screens' files: preloaded when signed in, prefetched on the login page
   critical: Set<string>; // served names on the English login path (besides index.html)
 }
 
@@ -332,11 +331,10 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
   };
   const always = [...staticDeps(entry)];
   const without = (list: string[]) => [...new Set(list)].filter((f) => f !== entry && !always.includes(f));
-  const login = without(chunkFor('src/screens/Login.tsx'));
   const layout = [...without(chunkFor('src/shell/Layout.tsx')), layoutCss];
-  const critical = new Set([entry, css, ...always, ...login]);
+  const critical = new Set([entry, css, ...always]);
   if (catalogs.en) critical.add(catalogs.en);
-  return { files, entry, css, layoutCss, catalogs, screenTexts, preload: always, login, layout, critical };
+  return { files, entry, css, layoutCss, catalogs, screenTexts, preload: always, layout, critical };
 }
 
 /** Fail when a library is bundled twice (e.g. Preact through a CommonJS shim). */
@@ -368,12 +366,13 @@ function hashName(base: string, ext: string, content: Uint8Array): string {
 
 /**
  * Inline in index.html: start the downloads the first screen needs alongside
- * the app instead of after it: the chosen language's catalogue, and the login
- * screen or the layout depending on whether a session cookie is present.
+ * the app instead of after it: the chosen language's catalogue; with a
+ * session cookie, the layout, its screens and their texts; without one, the
+ * same files as a low-priority prefetch, fetched while the password is typed.
  */
 async function preloadScript(app: AppBuild): Promise<string> {
-  const data = { c: app.catalogs, t: app.screenTexts, i: app.login, o: app.layout };
-  const src = `(function(d){function p(f){var k=document.createElement("link");k.rel=/css$/.test(f)?"preload":"modulepreload";if(/css$/.test(f))k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),Object.keys(d.c))}catch(e){}p(d.c[l]);/(^|; *)Admin-Token=/.test(document.cookie)?(p(d.t[l]),d.o.forEach(p)):d.i.forEach(p)})(${JSON.stringify(data)})`;
+  const data = { c: app.catalogs, t: app.screenTexts, o: app.layout };
+  const src = `(function(d){function p(f,q){var k=document.createElement("link"),c=/css$/.test(f);k.rel=q?"prefetch":c?"preload":"modulepreload";if(c)k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),Object.keys(d.c))}catch(e){}p(d.c[l]);var q=!/(^|; *)Admin-Token=/.test(document.cookie);p(d.t[l],q);d.o.forEach(function(f){p(f,q)})})(${JSON.stringify(data)})`;
   return (await transform(src, { minify: true, loader: 'js' })).code.trim();
 }
 

@@ -1,16 +1,22 @@
 // Root: the route guard picks a redirect or a screen; signed-in screens sit
 // inside the layout.
-import { useEffect } from 'react';
+import { useEffect, type ComponentType } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { i18n } from '@lingui/core';
 import { resolveRoute } from './routes.ts';
 import { Lazy } from './Lazy.tsx';
+import Login from '../screens/Login.tsx';
+import NotFound from '../screens/NotFound.tsx';
+import Pending from '../screens/Pending.tsx';
 import { Toasts } from '../ui/Toasts.tsx';
 import { useStore } from '../state/use-store.ts';
 import { $session } from '../state/session.ts';
 import { navigated } from '../state/ui.ts';
 import { loadScreenTexts, useLocale } from '../i18n/index.ts';
 import { brand, loadStylesheet, pageData } from '../brand.ts';
+
+/** Screens outside the layout; the login page ships with the app (no second request). */
+const STANDALONE_SCREENS: Record<string, ComponentType> = { '/login': Login, '/404': NotFound };
 
 /** The signed-in layout (with its stylesheet and the screens' texts) loads on demand: the login page does not carry it. */
 export const loadLayout = () =>
@@ -32,6 +38,7 @@ export function App() {
     navigated();
     window.scrollTo(0, 0);
   }, [location]);
+  const Standalone = route && (STANDALONE_SCREENS[route.path] ?? Pending);
   const title = route ? i18n._(route.title) : '';
   useEffect(() => {
     document.title = title ? `${title} - ${brand.title}` : brand.title;
@@ -43,7 +50,7 @@ export function App() {
         (route.inLayout ? (
           <Lazy load={loadLayout} props={{ route }} />
         ) : (
-          <Lazy key={route.path} load={route.screen} props={{}} />
+          Standalone && <Standalone key={route.path} />
         ))}
       <Toasts />
     </>

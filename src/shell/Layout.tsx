@@ -5,13 +5,15 @@ import { i18n } from '@lingui/core';
 import type { FlatRoute } from './routes.ts';
 import { Sidebar } from './Sidebar.tsx';
 import { TopBar } from './TopBar.tsx';
-import { Lazy } from './Lazy.tsx';
+import { SCREENS } from '../screens/index.ts';
+import Pending from '../screens/Pending.tsx';
 import { ConfirmHost } from '../ui/confirm.tsx';
 import { useStore } from '../state/use-store.ts';
 import { $drawerOpen, $mobile, $sidebarOpen } from '../state/ui.ts';
 import { startFunctionRefresh } from '../state/functions.ts';
 
 export default function Layout({ route }: { route: FlatRoute }) {
+  const Screen = SCREENS[route.path] ?? Pending;
   const open = useStore($sidebarOpen);
   const mobile = useStore($mobile);
   const drawer = useStore($drawerOpen);
@@ -27,7 +29,7 @@ export default function Layout({ route }: { route: FlatRoute }) {
       <div class="main-col">
         <TopBar route={route} />
         <main id="main" class="main" tabIndex={-1}>
-          <Lazy key={route.path} load={route.screen} props={{}} />
+          <Screen key={route.path} />
         </main>
       </div>
       <ConfirmHost />

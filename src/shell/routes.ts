@@ -1,11 +1,9 @@
 // The routes table (SPEC §2). One table drives the router, the route guard,
 // the sidebar (filtered by the device function list), the breadcrumb and the
-// page titles. To add a screen, add an entry here with its loader.
-import type { ComponentType } from 'react';
+// page titles. To add a screen, add an entry here and its component to
+// src/screens/index.ts (screens inside the layout) or App.tsx (standalone).
 import type { IconName } from '../ui/Icon.tsx';
 import { homePath } from '../state/session.ts';
-
-export type ScreenLoader = () => Promise<{ default: ComponentType }>;
 
 export interface RouteDef {
   /** Full path. */
@@ -15,23 +13,13 @@ export interface RouteDef {
   /** Function-list key the sidebar requires for this entry (top-level entries use their own key). */
   fun?: string;
   icon?: IconName;
-  screen?: ScreenLoader;
   children?: RouteDef[];
   /** Reachable by URL but not listed in the sidebar. */
   hidden?: boolean;
 }
 
-const pending: ScreenLoader = () => import('../screens/Pending.tsx');
-
-/** A screen exported by name from a group module: the group ships as one file. */
-function pick<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): ScreenLoader {
-  return () => load().then((m) => ({ default: m[name] }));
-}
-const basicScreens = () => import('../screens/basic/index.ts');
-const networkForms = () => import('../screens/network/forms.tsx');
-
-function leaf(path: string, title: string, fun?: string, screen: ScreenLoader = pending, hidden?: boolean): RouteDef {
-  return { path, title, fun, screen, hidden };
+function leaf(path: string, title: string, fun?: string, hidden?: boolean): RouteDef {
+  return { path, title, fun, hidden };
 }
 
 /** Screens inside the layout, in sidebar order. */
@@ -43,8 +31,8 @@ export const MENU: RouteDef[] = [
     icon: 'user',
     children: [
       leaf('/user/userList', /*i18n*/ 'route.userList'),
-      leaf('/user/userEdit', /*i18n*/ 'route.userEdit', undefined, pending, true),
-      leaf('/user/addUser', /*i18n*/ 'route.addUser', undefined, pending, true),
+      leaf('/user/userEdit', /*i18n*/ 'route.userEdit', undefined, true),
+      leaf('/user/addUser', /*i18n*/ 'route.addUser', undefined, true),
       leaf('/user/identify', /*i18n*/ 'route.identify'),
       leaf('/user/fingerprint', /*i18n*/ 'route.fingerprint', 'fingerprint'),
     ],
@@ -55,16 +43,16 @@ export const MENU: RouteDef[] = [
     fun: 'network',
     icon: 'network',
     children: [
-      leaf('/network/internet', /*i18n*/ 'route.internet', undefined, pick(networkForms, 'Internet')),
-      leaf('/network/ethernet', /*i18n*/ 'route.ethernet', undefined, pick(networkForms, 'Ethernet')),
-      leaf('/network/wirless', /*i18n*/ 'route.wirless', 'wifi', pick(networkForms, 'Wireless')),
-      leaf('/network/wirless/chooseWIFI', /*i18n*/ 'route.chooseWIFI', 'wifi', () => import('../screens/network/ChooseWifi.tsx'), true),
-      leaf('/network/wirless/addWIFI', /*i18n*/ 'route.addWIFI', 'wifi', pick(() => import('../screens/network/Join.tsx'), 'AddWifi'), true),
-      leaf('/network/commMode', /*i18n*/ 'route.commMode', undefined, pick(networkForms, 'CommMode')),
-      leaf('/network/securityOne', /*i18n*/ 'route.securityOne', undefined, pick(networkForms, 'Security')),
-      leaf('/network/cloud', /*i18n*/ 'route.cloud', 'cloud', pick(networkForms, 'Cloud')),
-      leaf('/network/bluetooth', /*i18n*/ 'route.bluetooth', 'bluetooth', () => import('../screens/network/Bluetooth.tsx')),
-      leaf('/network/mqtt', /*i18n*/ 'route.mqtt', 'mqtt', pick(networkForms, 'Mqtt')),
+      leaf('/network/internet', /*i18n*/ 'route.internet'),
+      leaf('/network/ethernet', /*i18n*/ 'route.ethernet'),
+      leaf('/network/wirless', /*i18n*/ 'route.wirless', 'wifi'),
+      leaf('/network/wirless/chooseWIFI', /*i18n*/ 'route.chooseWIFI', 'wifi', true),
+      leaf('/network/wirless/addWIFI', /*i18n*/ 'route.addWIFI', 'wifi', true),
+      leaf('/network/commMode', /*i18n*/ 'route.commMode'),
+      leaf('/network/securityOne', /*i18n*/ 'route.securityOne'),
+      leaf('/network/cloud', /*i18n*/ 'route.cloud', 'cloud'),
+      leaf('/network/bluetooth', /*i18n*/ 'route.bluetooth', 'bluetooth'),
+      leaf('/network/mqtt', /*i18n*/ 'route.mqtt', 'mqtt'),
     ],
   },
   {
@@ -73,20 +61,20 @@ export const MENU: RouteDef[] = [
     fun: 'basicSetting',
     icon: 'settings',
     children: [
-      leaf('/basicSetting/systemInfo', /*i18n*/ 'route.systemInfo', undefined, pick(basicScreens, 'SystemInfo')),
-      leaf('/basicSetting/device', /*i18n*/ 'route.device', undefined, pick(basicScreens, 'Device')),
-      leaf('/basicSetting/display', /*i18n*/ 'route.display', undefined, pick(basicScreens, 'Display')),
-      leaf('/basicSetting/identifyMode', /*i18n*/ 'route.identifyMode', undefined, pick(basicScreens, 'IdentifyMode')),
-      leaf('/basicSetting/fingerPrint', /*i18n*/ 'route.fingerPrint', 'fingerprint', pick(basicScreens, 'FingerPrint')),
-      leaf('/basicSetting/attendance', /*i18n*/ 'route.attendance', undefined, () => import('../screens/basic/Attendance.tsx')),
-      leaf('/basicSetting/timeSetting', /*i18n*/ 'route.timeSetting', undefined, pick(basicScreens, 'TimeSetting')),
-      leaf('/basicSetting/dst', /*i18n*/ 'route.dst', undefined, pick(basicScreens, 'Dst')),
-      leaf('/basicSetting/statusChange', /*i18n*/ 'route.statusChange', undefined, pick(basicScreens, 'StatusChange')),
-      leaf('/basicSetting/print', /*i18n*/ 'route.print', 'print', pick(basicScreens, 'Print')),
-      leaf('/basicSetting/applyStatus', /*i18n*/ 'route.applyStatus', undefined, pick(basicScreens, 'ApplyStatus')),
-      leaf('/basicSetting/wiganPairing', /*i18n*/ 'route.wiganPairing', 'wiegand', pick(basicScreens, 'WiganPairing')),
-      leaf('/basicSetting/workMode', /*i18n*/ 'route.workMode', undefined, pick(basicScreens, 'WorkMode')),
-      leaf('/basicSetting/authorizationMode', /*i18n*/ 'route.authorizationMode', undefined, pick(basicScreens, 'AuthorizationMode')),
+      leaf('/basicSetting/systemInfo', /*i18n*/ 'route.systemInfo'),
+      leaf('/basicSetting/device', /*i18n*/ 'route.device'),
+      leaf('/basicSetting/display', /*i18n*/ 'route.display'),
+      leaf('/basicSetting/identifyMode', /*i18n*/ 'route.identifyMode'),
+      leaf('/basicSetting/fingerPrint', /*i18n*/ 'route.fingerPrint', 'fingerprint'),
+      leaf('/basicSetting/attendance', /*i18n*/ 'route.attendance'),
+      leaf('/basicSetting/timeSetting', /*i18n*/ 'route.timeSetting'),
+      leaf('/basicSetting/dst', /*i18n*/ 'route.dst'),
+      leaf('/basicSetting/statusChange', /*i18n*/ 'route.statusChange'),
+      leaf('/basicSetting/print', /*i18n*/ 'route.print', 'print'),
+      leaf('/basicSetting/applyStatus', /*i18n*/ 'route.applyStatus'),
+      leaf('/basicSetting/wiganPairing', /*i18n*/ 'route.wiganPairing', 'wiegand'),
+      leaf('/basicSetting/workMode', /*i18n*/ 'route.workMode'),
+      leaf('/basicSetting/authorizationMode', /*i18n*/ 'route.authorizationMode'),
     ],
   },
   {
@@ -95,10 +83,10 @@ export const MENU: RouteDef[] = [
     fun: 'AccSetting',
     icon: 'lock',
     children: [
-      leaf('/AccSetting/zoneSetting', /*i18n*/ 'route.zoneSetting', undefined, () => import('../screens/access/ZoneSetting.tsx')),
-      leaf('/AccSetting/workGroup', /*i18n*/ 'route.workGroup', undefined, () => import('../screens/access/WorkGroup.tsx')),
-      leaf('/AccSetting/alwaysOpen', /*i18n*/ 'route.alwaysOpen', undefined, () => import('../screens/access/AlwaysOpen.tsx')),
-      leaf('/AccSetting/alwaysClose', /*i18n*/ 'route.alwaysClose', undefined, () => import('../screens/access/AlwaysClose.tsx')),
+      leaf('/AccSetting/zoneSetting', /*i18n*/ 'route.zoneSetting'),
+      leaf('/AccSetting/workGroup', /*i18n*/ 'route.workGroup'),
+      leaf('/AccSetting/alwaysOpen', /*i18n*/ 'route.alwaysOpen'),
+      leaf('/AccSetting/alwaysClose', /*i18n*/ 'route.alwaysClose'),
     ],
   },
   {
@@ -110,11 +98,11 @@ export const MENU: RouteDef[] = [
       leaf('/advSetting/recordList', /*i18n*/ 'route.recordList'),
       leaf('/advSetting/thermometry', /*i18n*/ 'route.thermometry', 'thermometry'),
       leaf('/advSetting/report', /*i18n*/ 'route.report'),
-      leaf('/advSetting/access', /*i18n*/ 'route.access', undefined, () => import('../screens/access/AdvAccess.tsx')),
-      leaf('/advSetting/timezone', /*i18n*/ 'route.timezone', undefined, () => import('../screens/access/AdvTimezone.tsx')),
-      leaf('/advSetting/group', /*i18n*/ 'route.group', undefined, () => import('../screens/access/AdvGroup.tsx')),
-      leaf('/advSetting/shifts', /*i18n*/ 'route.shifts', undefined, () => import('../screens/access/AdvShifts.tsx')),
-      leaf('/advSetting/card', /*i18n*/ 'route.card', undefined, () => import('../screens/access/AdvCard.tsx')),
+      leaf('/advSetting/access', /*i18n*/ 'route.access'),
+      leaf('/advSetting/timezone', /*i18n*/ 'route.timezone'),
+      leaf('/advSetting/group', /*i18n*/ 'route.group'),
+      leaf('/advSetting/shifts', /*i18n*/ 'route.shifts'),
+      leaf('/advSetting/card', /*i18n*/ 'route.card'),
       leaf('/advSetting/initCard', /*i18n*/ 'route.initCard'),
       leaf('/advSetting/firmwareUpgrade', /*i18n*/ 'route.firmwareUpgrade'),
       leaf('/advSetting/initialization', /*i18n*/ 'route.initialization'),
@@ -125,12 +113,12 @@ export const MENU: RouteDef[] = [
 
 /** Hidden public screens, outside the layout (SPEC §2). */
 export const STANDALONE: RouteDef[] = [
-  leaf('/login', /*i18n*/ 'route.login', undefined, () => import('../screens/Login.tsx'), true),
-  leaf('/404', /*i18n*/ 'route.notFound', undefined, () => import('../screens/NotFound.tsx'), true),
-  leaf('/snkey', /*i18n*/ 'route.snkey', undefined, pending, true),
-  leaf('/up', /*i18n*/ 'route.up', undefined, pending, true),
-  leaf('/test', /*i18n*/ 'route.test', undefined, pending, true),
-  leaf('/cmd', /*i18n*/ 'route.cmd', undefined, pending, true),
+  leaf('/login', /*i18n*/ 'route.login', undefined, true),
+  leaf('/404', /*i18n*/ 'route.notFound', undefined, true),
+  leaf('/snkey', /*i18n*/ 'route.snkey', undefined, true),
+  leaf('/up', /*i18n*/ 'route.up', undefined, true),
+  leaf('/test', /*i18n*/ 'route.test', undefined, true),
+  leaf('/cmd', /*i18n*/ 'route.cmd', undefined, true),
 ];
 
 /** SPEC §2: without a token only these may be opened. */

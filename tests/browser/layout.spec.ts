@@ -121,19 +121,32 @@ test('the page title comes from the brand and the route', async ({ page }) => {
   await expect(page).toHaveTitle(`User list - ${brandTitle}`);
 });
 
-test('a screen that fails to load shows "Network Error" and reloads after 1.5 s', async ({ page }) => {
-  await openSignedIn(page, '/user/userList');
-  // The link drops: no further code can be fetched.
+test('when the layout\'s code cannot be fetched, "Network Error" shows and the page reloads after 1.5 s', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  // The link drops after the login page loaded: the layout and its screens (one file) cannot be fetched.
+  // (Routing also turns off the HTTP cache, so the login page's prefetch does not help.)
   await page.route(/\/c-[A-Z0-9]+\.js$/, (route) => route.abort('internetdisconnected'));
   const loads: number[] = [];
   page.on('load', () => loads.push(Date.now()));
   const started = Date.now();
-  // Navigate inside the app to a screen whose code is not loaded yet (the 404 screen).
-  await page.evaluate(() => {
-    history.pushState(null, '', '/no/such/page');
-    dispatchEvent(new PopStateEvent('popstate'));
-  });
+  await signIn(page);
   await expect(page.getByText('Network Error')).toBeVisible();
   await expect.poll(() => loads.length, { timeout: 5000 }).toBeGreaterThan(0);
   expect(loads[0] - started).toBeGreaterThanOrEqual(1400);
+});
+
+test('the login page prefetches the layout, its screens and their texts while the password is typed', async ({ page }) => {
+  const fetched: string[] = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect.poll(() => fetched.some((p) => /^\/layout-[A-Z0-9]+\.css$/.test(p)), { timeout: 5000 }).toBe(true);
+  await expect.poll(() => fetched.some((p) => /^\/text-en-[A-Z0-9]+\.js$/.test(p)), { timeout: 5000 }).toBe(true);
+  // Signed in, the layout needs nothing that was not fetched already.
+  const before = fetched.length;
+  await signIn(page);
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+  const after = fetched.slice(before).filter((p) => /\.(js|css)$/.test(p));
+  expect(after.filter((p) => !fetched.slice(0, before).includes(p))).toEqual([]);
 });

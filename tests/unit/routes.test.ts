@@ -1,7 +1,8 @@
 // SPEC §2 route guard and layout rules, through the one routes table.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MENU, ROUTES, resolveRoute, safeRedirect, visibleMenu } from '../../src/shell/routes.ts';
+import { SCREENS } from '../../src/screens/index.ts';
+import { ROUTES, resolveRoute, safeRedirect, visibleMenu } from '../../src/shell/routes.ts';
 import { homePath } from '../../src/state/session.ts';
 
 const signedIn = (roles: string[] = ['user', 'network', 'basicSetting', 'AccSetting', 'advSetting']) => ({ roles });
@@ -75,7 +76,9 @@ test('the table covers every SPEC §2 route', () => {
     ...['recordList', 'thermometry', 'report', 'initCard', 'firmwareUpgrade', 'initialization', 'restart', 'access', 'timezone', 'group', 'shifts', 'card'].map((s) => `/advSetting/${s}`),
   ];
   for (const p of spec) assert.ok(ROUTES.has(p), p);
-  for (const g of MENU) for (const c of g.children ?? []) assert.ok(c.screen, `${c.path} has a screen`);
+  // Every built screen sits on a route of the table, inside the layout.
+  for (const p of Object.keys(SCREENS)) assert.ok(ROUTES.get(p)?.inLayout, `${p} is a layout route`);
+  assert.ok(Object.keys(SCREENS).length >= 33);
 });
 
 test('only same-site paths are returned to after sign-in', () => {

@@ -1,2 +1,0 @@
-// Groups (/advSetting/group): the time groups, as /AccSetting/zoneSetting.
-export { default } from './ZoneSetting.tsx';
