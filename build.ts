@@ -125,10 +125,12 @@ export function prepareCatalogs(extract: boolean, quiet: boolean): void {
 
 /**
  * Names of the calls the console's source makes: requestGoform('<name>', ...)
- * and settings-form definitions (read: '<name>', write: '<name>'). Code in
+ * and form definitions (read:, write:, add:, del: '<name>'). Code in
  * src/form/ calls requestGoform with the names those definitions give it.
+ * With `checked`, only the calls whose request fields the forms check
+ * (write: and add: of a definition, rulesOf('<name>')).
  */
-export function callsUsed(dir = join(ROOT, 'src')): Set<string> {
+export function callsUsed(dir = join(ROOT, 'src'), checked = false): Set<string> {
   const used = new Set<string>();
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
@@ -136,8 +138,9 @@ export function callsUsed(dir = join(ROOT, 'src')): Set<string> {
       if (e.isDirectory()) walk(p);
       else if (/\.tsx?$/.test(e.name) && !/\/api\/request\.ts$/.test(p)) {
         const src = readFileSync(p, 'utf8');
-        for (const m of src.matchAll(/\b(?:read|write):\s*['"](\w+)['"]|rulesOf\(\s*['"](\w+)['"]/g)) used.add(m[1] ?? m[2]);
-        if (/[\\/]form[\\/]/.test(p)) continue;
+        const defs = checked ? /\b(?:write|add):\s*['"](\w+)['"]|rulesOf\(\s*['"](\w+)['"]/g : /\b(?:read|write|add|del):\s*['"](\w+)['"]|rulesOf\(\s*['"](\w+)['"]/g;
+        for (const m of src.matchAll(defs)) used.add(m[1] ?? m[2]);
+        if (checked || /[\\/]form[\\/]/.test(p)) continue;
         for (const m of src.matchAll(/requestGoform\(\s*([^,)\s]*)/g)) {
           const lit = /^['"](\w+)['"]$/.exec(m[1]);
           if (!lit) throw new Error(`${relative(ROOT, p)}: requestGoform needs a literal call name (the build ships only the calls it sees)`);
@@ -179,11 +182,11 @@ function contractPlugin(): Plugin {
         );
         return { contents: lines.join('\n'), loader: 'js' };
       });
-      // src/api/rules.ts: the field constraints of the writes the source makes, nothing else.
+      // src/api/rules.ts: the field constraints of the calls the forms check, nothing else.
       b.onLoad({ filter: /src[\\/]api[\\/]rules\.ts$/ }, async () => {
         const contract = await import('./src/api/contract.ts');
         const rules: Record<string, Record<string, object>> = {};
-        for (const name of [...callsUsed()].sort()) {
+        for (const name of [...callsUsed(undefined, true)].sort()) {
           const req = (contract.CALLS as Record<string, { method: string; request?: Record<string, { doc?: string; fields?: unknown }> }>)[name]?.request ?? {};
           if (!Object.keys(req).length) continue;
           rules[name] = Object.fromEntries(Object.entries(req).map(([k, f]) => [k, (({ doc, fields, ...rest }) => (void doc, void fields, rest))(f)]));
@@ -201,15 +204,65 @@ function contractPlugin(): Plugin {
  */
 export const SCREEN_TEXT_PREFIXES = ['att.', 'unit.', 'basic.', 'net.', 'acc.', 'form.'];
 
-/** Compiled Lingui catalogue of a locale, split into core and screen texts. */
-export function splitCatalog(locale: string): { core: Record<string, unknown>; screens: Record<string, unknown> } {
+/**
+ * Message ids are readable in the source and the PO files ("basic.volume");
+ * what ships uses a short id per message instead ("a", "b", ... "Zz"), in the
+ * code and in the compiled catalogues alike, the way Lingui itself ships
+ * generated ids. The table is built from the sorted English ids, so it is the
+ * same for every build of the same catalogue. Ids a device may name in its
+ * replies ("msg.*", "err.*") are not shortened.
+ */
+/** Namespaces of the ids a device may send as a reply's msg (SPEC §8). */
+export const DEVICE_MESSAGE_PREFIXES = ['msg.', 'err.'];
+export function shortIds(): Map<string, string> {
+  const ids = [...readPo(join(ROOT, 'locales/en/messages.po')).keys()].sort();
+  const bad = ids.filter((id) => !/^[A-Za-z]\w*(\.\w+)+$/.test(id));
+  // A namespaced id cannot be mistaken for a call name, a field name or a path.
+  if (bad.length) throw new Error(`message ids need a namespace ("group.name"): ${bad.join(', ')}`);
+  const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const out = new Map<string, string>();
+  // Ids a device sends in a reply's msg (SPEC §8) keep their name.
+  ids.filter((id) => !DEVICE_MESSAGE_PREFIXES.some((p) => id.startsWith(p))).forEach((id, i) => {
+    let short = '';
+    for (let n = i; n >= 0; n = Math.floor(n / letters.length) - 1) short = letters[n % letters.length] + short;
+    out.set(id, short);
+  });
+  return out;
+}
+
+/** esbuild plugin: every string literal in src/ that is a message id becomes its short id. */
+function shortIdsPlugin(ids: Map<string, string>): Plugin {
+  return {
+    name: 'short-ids',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (a) => ({
+        contents: readFileSync(a.path, 'utf8').replace(/(['"])([\w.]+)\1/g, (all, q: string, id: string) => (ids.has(id) ? q + ids.get(id) + q : all)),
+        loader: a.path.endsWith('.tsx') ? 'tsx' : 'ts',
+      }));
+    },
+  };
+}
+
+/** Fail when a readable message id is left in the shipped code (it would show as a raw id). */
+function checkNoReadableIds(files: Map<string, Uint8Array>, ids: Map<string, string>): void {
+  const left: string[] = [];
+  for (const [name, content] of files) {
+    if (!name.endsWith('.js')) continue;
+    const text = Buffer.from(content).toString('utf8');
+    for (const m of text.matchAll(/["'`]([A-Za-z]\w*(?:\.\w+)+)["'`]/g)) if (ids.has(m[1])) left.push(`${name}: ${m[1]}`);
+  }
+  if (left.length) throw new Error(`message ids not shortened (build them from literals):\n  ${left.join('\n  ')}`);
+}
+
+/** Compiled Lingui catalogue of a locale, split into core and screen texts (keys: short ids). */
+export function splitCatalog(locale: string, ids = shortIds()): { core: Record<string, unknown>; screens: Record<string, unknown> } {
   const text = readFileSync(join(ROOT, 'locales', locale, 'messages.mjs'), 'utf8');
   const m = /JSON\.parse\(("(?:[^"\\]|\\.)*")\)/.exec(text);
   if (!m) throw new Error(`locales/${locale}/messages.mjs: not a compiled catalogue`);
   const all = JSON.parse(JSON.parse(m[1])) as Record<string, unknown>;
   const core: Record<string, unknown> = {};
   const screens: Record<string, unknown> = {};
-  for (const [id, msg] of Object.entries(all)) (SCREEN_TEXT_PREFIXES.some((p) => id.startsWith(p)) ? screens : core)[id] = msg;
+  for (const [id, msg] of Object.entries(all)) (SCREEN_TEXT_PREFIXES.some((p) => id.startsWith(p)) ? screens : core)[ids.get(id) ?? id] = msg;
   return { core, screens };
 }
 
@@ -217,8 +270,8 @@ export function splitCatalog(locale: string): { core: Record<string, unknown>; s
  * esbuild plugin: `virtual:catalogs` (per built locale, loaders of its core
  * and screen texts) and the `lang:<locale>/<part>` modules themselves.
  */
-function catalogsPlugin(locales: string[]): Plugin {
-  const parts = new Map(locales.map((l) => [l, splitCatalog(l)]));
+function catalogsPlugin(locales: string[], ids: Map<string, string>): Plugin {
+  const parts = new Map(locales.map((l) => [l, splitCatalog(l, ids)]));
   return {
     name: 'catalogs',
     setup(b) {
@@ -254,6 +307,7 @@ interface AppBuild {
 
 /** One esbuild pass for all brands. */
 async function buildApp(locales: string[]): Promise<AppBuild> {
+  const ids = shortIds();
   const result = await esbuild({
     absWorkingDir: ROOT,
     entryPoints: [
@@ -293,10 +347,12 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
       'process.env.NODE_ENV': '"production"',
       __LOCALES__: JSON.stringify(locales.join(',')),
     },
-    plugins: [catalogsPlugin(locales), contractPlugin()],
+    // contractPlugin first: it answers for contract.ts and rules.ts (no message ids there).
+    plugins: [catalogsPlugin(locales, ids), contractPlugin(), shortIdsPlugin(ids)],
   });
   const files = new Map<string, Uint8Array>();
   for (const f of result.outputFiles) files.set(basename(f.path), f.contents);
+  checkNoReadableIds(files, ids);
   const meta: Metafile = result.metafile;
   if (process.env.BUILD_METAFILE) writeFileSync(process.env.BUILD_METAFILE, JSON.stringify(meta));
   checkSingleCopies(meta);

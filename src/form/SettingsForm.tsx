@@ -1,17 +1,20 @@
 // The settings form engine: a screen is data (FormDef); this reads it with
 // the GET Set* call, renders it, validates as the user types, keeps Save
 // disabled while nothing changed, sends the form with the POST Get* call,
-// and says "Success" or the SPEC §8 message. A failed save keeps what was typed.
+// and says "Success" or the SPEC §8 message. A failed save keeps what was
+// typed. A numbered record (time group, time zone, shift) is the same form
+// with a chooser for the record's number; weekday tables are one field kind.
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { i18n } from '@lingui/core';
 import type { CallName } from '../api/contract.ts';
 import { rulesOf } from '../api/rules.ts';
-import { requestGoform } from '../api/request.ts';
+import { requestGoform, type GoformError } from '../api/request.ts';
 import { MESSAGES, messageFor } from '../api/errors.ts';
 import { notify } from '../ui/toast.ts';
 import { confirmAction } from '../ui/confirm.tsx';
-import { bindFields, changed, checkForm, payload, visible, type BoundField, type FieldDef, type Problem, type Value, type Values } from './rules.ts';
-import { $unsaved, guardUnload } from './unsaved.ts';
+import { bindFields, changed, checkForm, payload, valueFields, visible, type BoundField, type FieldDef, type Problem, type Value, type Values } from './rules.ts';
+import { $unsaved, guardUnload, mayLeave } from './unsaved.ts';
+import { Control } from './Control.tsx';
 
 export interface FormDef {
   /** GET Set<Name>: reads the values. */
@@ -19,45 +22,79 @@ export interface FormDef {
   /** POST Get<Name>: writes them. */
   write: CallName;
   fields: readonly FieldDef[];
+  /**
+   * A numbered record: a chooser for the number (its range is the write
+   * call's constraint on `name`); the read asks `?<name>=n`, the write sends it.
+   */
+  key?: { name: string; label: string; note?: string };
+  /** Sent with the read and with the write (e.g. a list's type). */
+  params?: Values;
+  /** Checks between fields (e.g. an end not before its start). */
+  check?: (v: Values) => Record<string, Problem>;
   /** Asked before saving (SPEC §4): a message id, or a function of what changed. */
   confirm?: string | ((changedNames: string[], values: Values) => string | null);
   /** After a successful save (e.g. offer the jump to the login page). */
   afterSave?: (changedNames: string[], values: Values) => void | Promise<void>;
+  /**
+   * Codes after which the device's values are read again as the new baseline
+   * while what was typed stays (30102: the Wi-Fi join failed and the device
+   * is back in AP mode, so Undo shows AP mode).
+   */
+  refreshOn?: readonly number[];
 }
 
-type State =
-  | { status: 'loading' }
-  | { status: 'failed'; message: string }
-  | { status: 'ready'; initial: Values; values: Values };
+type State = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready'; initial: Values; values: Values };
 
-function text(p: Problem | undefined): string | undefined {
-  return p && i18n._(p.id, p.values);
+/** Weekday names in the console language, Monday first (no catalogue text needed). */
+export const weekdays = (style: 'long' | 'short' = 'long') =>
+  Array.from({ length: 7 }, (_, i) => new Date(2024, 0, 1 + i).toLocaleDateString(i18n.locale, { weekday: style }));
+
+/** A reply's values for the fields (missing ones as ''). */
+export function toValues(reply: object, fields: readonly BoundField[]): Values {
+  const r = reply as Record<string, unknown>;
+  return Object.fromEntries(valueFields(fields).map((f) => [f.name, typeof r[f.name] === 'number' || typeof r[f.name] === 'string' ? (r[f.name] as Value) : '']));
 }
 
-function toValues(reply: Record<string, unknown>, fields: readonly FieldDef[]): Values {
-  const v: Values = {};
-  for (const f of fields) {
-    const x = reply[f.name];
-    v[f.name] = typeof x === 'number' || typeof x === 'string' ? x : '';
-  }
-  return v;
+/**
+ * Sends a form's write. Resolves with the messages of named fields (none
+ * when it succeeded): 10003 / 10005 come back naming a field, which gets the
+ * message (a toast when the field is not on the form). Other failures are
+ * thrown, after the request layer has told the user.
+ */
+export async function send(call: CallName, body: Values, fields: readonly BoundField[]): Promise<Record<string, string> | null> {
+  const r = await requestGoform(call, body as never);
+  if (r.retvalue === 0) return null;
+  const message = messageFor(r.retvalue, r.msg);
+  if (r.field && valueFields(fields).some((f) => f.name === r.field)) return { [r.field]: message };
+  notify('error', message);
+  return {};
 }
+
+export const say = (p?: Problem) => p && i18n._(p.id, p.values);
 
 export function useSettings(def: FormDef) {
   const contract = rulesOf(def.write);
   const fields = useMemo(() => bindFields(def.fields, contract), [def]);
+  const range = def.key && contract[def.key.name];
+  const [n, setN] = useState(range?.min ?? 1);
   const [state, setState] = useState<State>({ status: 'loading' });
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const request = (k: number) => ({ ...def.params, ...(def.key && { [def.key.name]: k }) });
 
-  const load = async () => {
-    setState({ status: 'loading' });
+  /** Reads record `k`; with `keep`, what was typed stays on top of the new baseline. */
+  const load = async (k = n, keep?: Values) => {
+    if (!keep) {
+      setState({ status: 'loading' });
+      setTouched({});
+      setServerErrors({});
+    }
     try {
-      const r = await requestGoform(def.read);
+      const r = await requestGoform(def.read, request(k) as never);
       if (r.retvalue !== 0) return setState({ status: 'failed', message: messageFor(r.retvalue, r.msg) });
-      const values = toValues(r as unknown as Record<string, unknown>, def.fields);
-      setState({ status: 'ready', initial: values, values });
+      const initial = toValues(r, fields);
+      setState({ status: 'ready', initial, values: keep ?? initial });
     } catch (e) {
       setState({ status: 'failed', message: (e as Error).message });
     }
@@ -69,7 +106,7 @@ export function useSettings(def: FormDef) {
   }, [def]);
 
   const ready = state.status === 'ready' ? state : null;
-  const problems = ready ? checkForm(fields, ready.values) : {};
+  const problems = ready ? { ...checkForm(fields, ready.values), ...def.check?.(ready.values) } : {};
   const dirty = ready ? changed(fields, ready.initial, ready.values) : [];
   useEffect(() => $unsaved.set(dirty.length > 0), [dirty.length]);
 
@@ -83,27 +120,23 @@ export function useSettings(def: FormDef) {
   const save = async () => {
     if (!ready || !dirty.length) return;
     if (Object.keys(problems).length) {
-      setTouched(Object.fromEntries(fields.map((f) => [f.name, true])));
+      setTouched(Object.fromEntries(valueFields(fields).map((f) => [f.name, true])));
       return;
     }
     const ask = typeof def.confirm === 'function' ? def.confirm(dirty, ready.values) : def.confirm;
     if (ask && !(await confirmAction(i18n._(ask)))) return;
     setSaving(true);
     try {
-      const r = await requestGoform(def.write, payload(fields, ready.values, contract, ready.initial) as never);
-      if (r.retvalue === 0) {
-        notify('success', i18n._(MESSAGES.success));
-        setState({ status: 'ready', initial: ready.values, values: ready.values });
-        $unsaved.set(false);
-        await def.afterSave?.(dirty, ready.values);
-      } else {
-        // 10003 / 10005 name the field; keep everything typed.
-        const message = messageFor(r.retvalue, r.msg);
-        if (r.field && fields.some((f) => f.name === r.field)) setServerErrors({ [r.field]: message });
-        else notify('error', message);
-      }
-    } catch {
-      // Already told by the request layer; the typed values stay.
+      const named = await send(def.write, { ...request(n), ...payload(fields, ready.values, contract, ready.initial) }, fields);
+      if (named) return setServerErrors(named);
+      notify('success', i18n._(MESSAGES.success));
+      setState({ status: 'ready', initial: ready.values, values: ready.values });
+      setTouched({});
+      $unsaved.set(false);
+      await def.afterSave?.(dirty, ready.values);
+    } catch (e) {
+      // The request layer has said what went wrong; what was typed stays.
+      if (def.refreshOn?.includes((e as GoformError).code as number)) await load(n, ready.values);
     } finally {
       setSaving(false);
     }
@@ -115,102 +148,94 @@ export function useSettings(def: FormDef) {
     setTouched({});
   };
 
-  return { state, fields, problems, serverErrors, touched, dirty, saving, set, save, reset, reload: load };
+  /** Another record: asks first when there are unsaved changes. */
+  const choose = (k: number) => {
+    if (!mayLeave()) return false;
+    setN(k);
+    void load(k);
+    return true;
+  };
+
+  return { state, fields, problems, serverErrors, touched, dirty, saving, set, save, reset, reload: () => load(), n, range, choose };
 }
 
-function Control({ f, value, error, onValue }: { f: BoundField; value: Value; error?: string; onValue: (v: Value) => void }) {
+function KeyChooser({ form, def }: { form: ReturnType<typeof useSettings>; def: NonNullable<FormDef['key']> }) {
   const id = useId();
-  const errorId = `${id}-e`;
-  const described = error ? errorId : undefined;
-  const label = i18n._(f.label);
-  const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': described } as const;
-  let control;
-  switch (f.kind) {
-    case 'select':
-      control = (
-        <select {...common} value={String(value)} onChange={(e) => onValue(pick(f, (e.currentTarget as HTMLSelectElement).value))}>
-          {f.options?.map((o) => (
-            <option key={String(o.value)} value={String(o.value)}>
-              {i18n._(o.label)}
-            </option>
+  const min = form.range?.min ?? 1;
+  return (
+    <div class="field">
+      <label for={id}>{i18n._(def.label)}</label>
+      <div class="control">
+        <select id={id} value={form.n} onChange={(e) => form.choose(Number(e.currentTarget.value)) || (e.currentTarget.value = String(form.n))}>
+          {Array.from({ length: (form.range?.max ?? min) - min + 1 }, (_, i) => (
+            <option key={i}>{i + min}</option>
           ))}
         </select>
-      );
-      break;
-    case 'switch':
-      control = (
-        <input
-          {...common}
-          type="checkbox"
-          role="switch"
-          checked={String(value) === '1'}
-          onChange={(e) => onValue((e.currentTarget as HTMLInputElement).checked ? 1 : 0)}
-        />
-      );
-      break;
-    case 'radio':
-      return (
-        <fieldset class={error ? 'field invalid' : 'field'} aria-describedby={described}>
-          <legend>{label}</legend>
-          <div class="choices inline">
-            {f.options?.map((o) => (
-              <label key={String(o.value)}>
-                <input type="radio" name={id} checked={String(o.value) === String(value)} onChange={() => onValue(o.value)} />
-                {i18n._(o.label)}
-              </label>
-            ))}
-          </div>
-          {error && <p class="field-error" id={errorId}>{error}</p>}
-        </fieldset>
-      );
-    default: {
-      const type = f.kind === 'password' ? 'password' : f.kind === 'time' ? 'time' : f.kind === 'date' ? 'date' : 'text';
-      const numeric = f.kind === 'number' || f.kind === 'port';
-      const attrs = {
-        ...common,
-        type,
-        value: String(value ?? ''),
-        inputMode: numeric ? 'numeric' : f.kind === 'ip' || f.kind === 'mask' ? 'decimal' : undefined,
-        maxLength: f.maxLength,
-        autoComplete: f.kind === 'password' ? 'new-password' : 'off',
-      };
-      control = <input {...(attrs as object)} onInput={(e) => onValue((e.currentTarget as HTMLInputElement).value)} />;
-    }
-  }
-  return (
-    <div class={`field${error ? ' invalid' : ''}${f.kind === 'switch' ? ' switch' : ''}`}>
-      <label for={id}>{label}</label>
-      <div class="control">
-        {control}
-        {f.unit && <span class="unit">{i18n._(f.unit)}</span>}
       </div>
-      {error && (
-        <p class="field-error" id={errorId}>
-          {error}
-        </p>
-      )}
+      {def.note && <p class="unit">{i18n._(def.note)}</p>}
     </div>
   );
 }
 
-/** Select options keep their type (numbers stay numbers). */
-function pick(f: BoundField, raw: string): Value {
-  return f.options?.find((o) => String(o.value) === raw)?.value ?? raw;
+/** A weekday table: a row per day, Monday first, a column per value. */
+function WeekTable({ f, cell }: { f: BoundField; cell: (c: BoundField, label: string) => ReactNode }) {
+  const days = weekdays();
+  return (
+    <div class="table-wrap">
+      <table class="grid">
+        <thead>
+          <tr>
+            <th scope="col">{i18n._(f.label)}</th>
+            {f.cols!.map((c) => (
+              <th scope="col" key={c.suffix}>
+                {i18n._(c.label)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {f.cells!.map((row, d) => (
+            <tr key={d}>
+              <th scope="row">{days[d]}</th>
+              {row.map((c) => (
+                <td key={c.name}>{cell(c, `${days[d]} ${i18n._(c.label)}`)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }
+
+export const Loading = () => (
+  <p class="loading" aria-busy="true">
+    {i18n._('state.loading')}
+  </p>
+);
+
+export const Failed = ({ message, retry }: { message: string; retry: () => void }) => (
+  <div role="alert">
+    <p>{message}</p>
+    <button type="button" class="button" onClick={retry}>
+      {i18n._('action.retry')}
+    </button>
+  </div>
+);
 
 export function SettingsForm({ def, children }: { def: FormDef; children?: ReactNode }) {
   const form = useSettings(def);
   const { state } = form;
-  if (state.status === 'loading') return <p class="loading" aria-busy="true">{i18n._('state.loading')}</p>;
-  if (state.status === 'failed')
-    return (
-      <section class="panel" role="alert">
-        <p>{state.message}</p>
-        <button type="button" class="button" onClick={form.reload}>
-          {i18n._('action.retry')}
-        </button>
-      </section>
-    );
+  const control = (f: BoundField, values: Values, label?: string) => (
+    <Control
+      key={f.name}
+      f={f}
+      label={label}
+      value={values[f.name]}
+      error={form.serverErrors[f.name] ?? (form.touched[f.name] ? say(form.problems[f.name]) : undefined)}
+      onValue={(v) => form.set(f.name, v)}
+    />
+  );
   return (
     <form
       class="panel settings"
@@ -220,26 +245,27 @@ export function SettingsForm({ def, children }: { def: FormDef; children?: React
         void form.save();
       }}
     >
-      {form.fields
-        .filter((f) => visible(f, state.values))
-        .map((f) => (
-          <Control
-            key={f.name}
-            f={f}
-            value={state.values[f.name]}
-            error={form.serverErrors[f.name] ?? (form.touched[f.name] ? text(form.problems[f.name]) : undefined)}
-            onValue={(v) => form.set(f.name, v)}
-          />
-        ))}
-      {children}
-      <div class="actions">
-        <button type="submit" class="button primary" disabled={!form.dirty.length || form.saving} aria-busy={form.saving}>
-          {i18n._('action.save')}
-        </button>
-        <button type="button" class="button" disabled={!form.dirty.length || form.saving} onClick={form.reset}>
-          {i18n._('action.reset')}
-        </button>
-      </div>
+      {def.key && <KeyChooser form={form} def={def.key} />}
+      {state.status === 'loading' ? (
+        <Loading />
+      ) : state.status === 'failed' ? (
+        <Failed message={state.message} retry={form.reload} />
+      ) : (
+        <>
+          {form.fields
+            .filter((f) => visible(f, state.values))
+            .map((f) => (f.cells ? <WeekTable key={f.name} f={f} cell={(c, label) => control(c, state.values, label)} /> : control(f, state.values)))}
+          {children}
+          <div class="actions">
+            <button type="submit" class="button primary" disabled={!form.dirty.length || form.saving} aria-busy={form.saving}>
+              {i18n._('action.save')}
+            </button>
+            <button type="button" class="button" disabled={!form.dirty.length || form.saving} onClick={form.reset}>
+              {i18n._('action.reset')}
+            </button>
+          </div>
+        </>
+      )}
     </form>
   );
 }

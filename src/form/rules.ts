@@ -12,6 +12,8 @@ export type WidgetKind =
   | 'radio'
   | 'time'
   | 'date'
+  /** "YYYY-MM-DD HH:MM" in one box. */
+  | 'datetime'
   | 'ip'
   | 'mask'
   | 'port'
@@ -40,7 +42,23 @@ export interface FieldDef {
   dependsOn?: Readonly<Record<string, readonly Value[]>>;
   /** Required even when the contract marks it optional (e.g. only when shown). */
   required?: boolean;
+  /**
+   * `weekdays`: a table with a row per weekday (Monday first) and these
+   * columns; the cell of a day sends `<Day><suffix>` (MonStart, or Mon for an
+   * empty suffix). `label` heads the day column; `name` only keys the table.
+   */
+  cols?: readonly WeekColumn[];
 }
+
+export interface WeekColumn {
+  suffix: string;
+  /** Message id of the column header. */
+  label: string;
+  kind: WidgetKind;
+}
+
+/** Device names of the weekdays, Monday first (SPEC §3). */
+export const DAY_KEYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 
 /** A field's definition with the contract's constraints folded in. */
 export interface BoundField extends FieldDef {
@@ -50,14 +68,25 @@ export interface BoundField extends FieldDef {
   pattern?: string;
   values?: readonly Value[];
   optional?: boolean;
+  /** `weekdays`: the cells, a row per day, a field per column. */
+  cells?: BoundField[][];
+  /** A table cell: its day (0 Monday). */
+  day?: number;
 }
 
 export function bindFields(defs: readonly FieldDef[], contract: Readonly<Record<string, Field>>): BoundField[] {
-  return defs.map((d) => {
+  const bind = (d: FieldDef): BoundField => {
+    if (d.kind === 'weekdays') return { ...d, cells: DAY_KEYS.map((day, i) => d.cols!.map((c) => ({ ...bind({ name: day + c.suffix, kind: c.kind, label: c.label, dependsOn: d.dependsOn }), day: i }))) };
     const c = contract[d.name];
     if (!c) throw new Error(`form field ${d.name} is not in the contract`);
     return { ...d, min: c.min, max: c.max, maxLength: c.maxLength, pattern: c.pattern, values: c.values, optional: c.optional };
-  });
+  };
+  return defs.map(bind);
+}
+
+/** The fields that carry values: weekday tables stand for their cells. */
+export function valueFields(fields: readonly BoundField[]): BoundField[] {
+  return fields.flatMap((f) => (f.cells ? f.cells.flat() : [f]));
 }
 
 export function visible(f: FieldDef, values: Values): boolean {
@@ -107,6 +136,9 @@ export function checkField(f: BoundField, values: Values): Problem | null {
     case 'date':
       if (!/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(text)) return { id: /*i18n*/ 'form.date' };
       break;
+    case 'datetime':
+      if (!/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d$/.test(text)) return { id: /*i18n*/ 'form.datetime' };
+      break;
   }
   if (f.kind === 'number' || f.kind === 'port' || typeof f.min === 'number' || typeof f.max === 'number') {
     if (!/^-?\d+$/.test(text)) return { id: /*i18n*/ 'form.integer' };
@@ -121,7 +153,7 @@ export function checkField(f: BoundField, values: Values): Problem | null {
 
 export function checkForm(fields: readonly BoundField[], values: Values): Record<string, Problem> {
   const out: Record<string, Problem> = {};
-  for (const f of fields) {
+  for (const f of valueFields(fields)) {
     const p = checkField(f, values);
     if (p) out[f.name] = p;
   }
@@ -129,8 +161,8 @@ export function checkForm(fields: readonly BoundField[], values: Values): Record
 }
 
 /** Names whose value differs from what was loaded. */
-export function changed(fields: readonly FieldDef[], initial: Values, values: Values): string[] {
-  return fields.filter((f) => String(initial[f.name] ?? '') !== String(values[f.name] ?? '')).map((f) => f.name);
+export function changed(fields: readonly BoundField[], initial: Values, values: Values): string[] {
+  return valueFields(fields).filter((f) => String(initial[f.name] ?? '') !== String(values[f.name] ?? '')).map((f) => f.name);
 }
 
 /**
@@ -142,7 +174,7 @@ export function changed(fields: readonly FieldDef[], initial: Values, values: Va
  */
 export function payload(fields: readonly BoundField[], values: Values, contract: Readonly<Record<string, Field>>, initial?: Values): Record<string, Value> {
   const out: Record<string, Value> = {};
-  for (const f of fields) {
+  for (const f of valueFields(fields)) {
     const v = initial && !visible(f, values) ? initial[f.name] : values[f.name];
     const kind = contract[f.name]?.kind;
     const numeric = kind === 'int' || kind === 'flag';

@@ -151,6 +151,20 @@ test('wi-fi: access point settings and joining in station mode; a failed join fa
   await page.getByLabel('Password', { exact: true }).fill('office-2026');
   await save(page, true);
   await kept(page, terminal, { 'Wi-Fi mode': '0', 'Network name (SSID)': 'Office', 'Security protocol': '1' });
+
+  // Joined to Office, a join to another network fails: the device is back in AP mode, not on Office.
+  await page.getByLabel('Network name (SSID)').fill('Elsewhere');
+  await page.getByLabel('Password', { exact: true }).fill('elsewhere-1');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await answer(page, WARNING, true);
+  await expect(page.getByText('Connection failed, switch back to AP mode')).toBeVisible();
+  expect(terminal.sim!.store.get().settings.Wirless.WifiMode).toBe(1);
+  // What was typed stays, to correct and try again; Undo shows what the device now has: AP mode.
+  await expect(page.getByLabel('Network name (SSID)')).toHaveValue('Elsewhere');
+  await expect(mode).toHaveValue('0');
+  await page.getByRole('button', { name: 'Undo changes' }).click();
+  await expect(mode).toHaveValue('1');
+  await expect(page.getByLabel('Network name (SSID)')).toHaveCount(0);
 });
 
 test('choose wi-fi: the scan takes a moment, lists networks as text, joins; a wrong password falls back to AP mode', async ({ page, terminal }) => {

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { build, allBrands, callsUsed, defaultBrand, type Manifest } from '../../build.ts';
+import { build, allBrands, callsUsed, defaultBrand, readPo, shortIds, type Manifest } from '../../build.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const outA = mkdtempSync(join(tmpdir(), 'build-a-'));
@@ -116,8 +116,33 @@ test('the client ships only the calls the source makes, and a computed call name
   const dir = mkdtempSync(join(tmpdir(), 'calls-'));
   writeFileSync(join(dir, 'a.ts'), "requestGoform('chklogin', {});\nrequestGoform(\n  'logout');");
   assert.equal([...callsUsed(dir)].sort(), ['chklogin', 'logout']);
+  // Form definitions name their calls; only the writes and adds (and rulesOf) need field constraints in the bundle.
+  writeFileSync(join(dir, 'c.tsx'), "const f = { read: 'SetA', write: 'GetA' };\nconst l = { read: 'SetB', add: 'AddB', del: 'DelB' };\nrulesOf('GetC');");
+  assert.equal([...callsUsed(dir)].sort(), ['AddB', 'DelB', 'GetA', 'GetC', 'SetA', 'SetB', 'chklogin', 'logout']);
+  assert.equal([...callsUsed(dir, true)].sort(), ['AddB', 'GetA', 'GetC']);
   writeFileSync(join(dir, 'b.tsx'), 'requestGoform(name);');
   assert.throws(() => callsUsed(dir), /needs a literal call name/);
+});
+
+test('message ids ship short: the same table every build, device message keys kept, no readable id left', async () => {
+  const ids = shortIds();
+  assert.equal([...shortIds()], [...ids], 'deterministic');
+  assert.is(new Set(ids.values()).size, ids.size, 'unique');
+  const en = readPo(join(ROOT, 'locales/en/messages.po'));
+  for (const id of en.keys()) assert.is(ids.has(id), !/^(msg|err)\./.test(id), id);
+  const dir = join(outA, defaultBrand());
+  const shipped = new Map<string, unknown>();
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.js.gz'))) {
+    const js = gunzipSync(readFileSync(join(dir, f))).toString();
+    for (const id of en.keys()) assert.not.ok(ids.has(id) && js.includes(JSON.stringify(id)), `${f} ships the readable id ${id}`);
+    if (/^(lang|text)-en-/.test(f)) {
+      const { messages } = await import(`data:text/javascript,${encodeURIComponent(js)}`);
+      for (const [k, v] of Object.entries(messages)) shipped.set(k, v);
+    }
+  }
+  // Every English text is in the shipped catalogues under its short id (or its own, for device keys).
+  for (const id of en.keys()) assert.ok(shipped.has(ids.get(id) ?? id), id);
+  assert.is(shipped.size, en.size);
 });
 
 test.run();

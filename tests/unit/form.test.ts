@@ -2,7 +2,7 @@
 // change tracking and payloads, with constraints from the contract.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bindFields, changed, checkField, checkForm, isIPv4, isMask, payload, visible, type FieldDef } from '../../src/form/rules.ts';
+import { bindFields, changed, checkField, checkForm, DAY_KEYS, isIPv4, isMask, payload, valueFields, visible, type FieldDef } from '../../src/form/rules.ts';
 import { CALLS, type Fields } from '../../src/api/contract.ts';
 
 const contract: Fields = {
@@ -90,6 +90,32 @@ test('a hidden field sends what was loaded; an optional text can be cleared', ()
 
 test('a form field missing from the contract is a programming error', () => {
   assert.throws(() => bindFields([{ name: 'Nope', kind: 'text', label: 'x' }], contract), /not in the contract/);
+});
+
+test('a weekday table is one field whose cells are a field per day and column, Monday first', () => {
+  const week: Fields = Object.fromEntries(DAY_KEYS.flatMap((d) => [[`${d}Start`, { kind: 'string', doc: '' }], [`${d}End`, { kind: 'string', doc: '' }]]));
+  const [table] = bindFields(
+    [{ name: 'Week', kind: 'weekdays', label: 'x', cols: [{ suffix: 'Start', label: 's', kind: 'time' }, { suffix: 'End', label: 'e', kind: 'time' }] }],
+    week,
+  );
+  assert.is(table.cells!.length, 7);
+  assert.equal(table.cells![0].map((c) => c.name), ['MonStart', 'MonEnd']);
+  assert.equal(table.cells![6].map((c) => [c.name, c.day, c.kind]), [['SunStart', 6, 'time'], ['SunEnd', 6, 'time']]);
+  const names = valueFields([table]).map((f) => f.name);
+  assert.is(names.length, 14);
+  const values = Object.fromEntries(names.map((n) => [n, '08:00']));
+  assert.equal(checkForm([table], values), {});
+  assert.equal(changed([table], values, { ...values, WedEnd: '17:30' }), ['WedEnd']);
+  assert.equal(checkForm([table], { ...values, FriStart: '25:00' }), { FriStart: { id: 'form.time' } });
+  assert.equal(Object.keys(payload([table], values, week)).sort(), [...names].sort());
+  // A cell missing from the contract is the same programming error as any field.
+  assert.throws(() => bindFields([{ name: 'W', kind: 'weekdays', label: 'x', cols: [{ suffix: 'X', label: 'x', kind: 'time' }] }], week), /MonX is not in the contract/);
+});
+
+test('date and time in one box: YYYY-MM-DD HH:MM', () => {
+  const [f] = bindFields([{ name: 'At', kind: 'datetime', label: 'x' }], { At: { kind: 'string', doc: '' } });
+  assert.is(checkField(f, { At: '2026-06-01 12:00' }), null);
+  for (const bad of ['2026-06-01', '2026-06-01T12:00', '2026-13-01 12:00', '2026-06-01 24:00']) assert.equal(checkField(f, { At: bad }), { id: 'form.datetime' }, bad);
 });
 
 test.run();

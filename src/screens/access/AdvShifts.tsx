@@ -1,15 +1,11 @@
 // Shifts (SPEC: fields not shown; chosen: name, on and off duty, late and
 // early allowances; see ShiftsInfo in docs/API.md).
-import { rulesOf } from '../../api/rules.ts';
-import { requestGoform } from '../../api/request.ts';
-import { NumberedForm, type NumberedDef } from './parts.tsx';
+import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
 
-const def: NumberedDef = {
-  read: (n) => requestGoform('SetShiftsInfo', { ShiftNum: n }),
-  write: (p) => requestGoform('GetShiftsInfo', p as never),
-  contract: rulesOf('GetShiftsInfo'),
-  key: 'ShiftNum',
-  keyLabel: /*i18n*/ 'acc.shiftNum',
+const def: FormDef = {
+  read: 'SetShiftsInfo',
+  write: 'GetShiftsInfo',
+  key: { name: 'ShiftNum', label: /*i18n*/ 'acc.shiftNum' },
   fields: [
     { name: 'Name', kind: 'text', label: /*i18n*/ 'acc.name' },
     { name: 'OnDuty', kind: 'time', label: /*i18n*/ 'acc.onDuty' },
@@ -20,5 +16,5 @@ const def: NumberedDef = {
 };
 
 export default function AdvShifts() {
-  return <NumberedForm def={def} />;
+  return <SettingsForm def={def} />;
 }

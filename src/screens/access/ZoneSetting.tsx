@@ -1,16 +1,11 @@
 // Time groups (SPEC §3: group number with time1 to time4; §9: 4 slots). Each
 // time is a time zone number; the same screen serves /advSetting/group.
-import { rulesOf } from '../../api/rules.ts';
-import { requestGoform } from '../../api/request.ts';
-import { NumberedForm, type NumberedDef } from './parts.tsx';
+import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
 
-const def: NumberedDef = {
-  read: (n) => requestGoform('SetGroupInfo', { GroupNum: n }),
-  write: (p) => requestGoform('GetGroupInfo', p as never),
-  contract: rulesOf('GetGroupInfo'),
-  key: 'GroupNum',
-  keyLabel: /*i18n*/ 'acc.groupNum',
-  note: /*i18n*/ 'acc.groupNote',
+const def: FormDef = {
+  read: 'SetGroupInfo',
+  write: 'GetGroupInfo',
+  key: { name: 'GroupNum', label: /*i18n*/ 'acc.groupNum', note: /*i18n*/ 'acc.groupNote' },
   fields: [
     { name: 'Time1', kind: 'number', label: /*i18n*/ 'acc.time1' },
     { name: 'Time2', kind: 'number', label: /*i18n*/ 'acc.time2' },
@@ -20,5 +15,5 @@ const def: NumberedDef = {
 };
 
 export default function ZoneSetting() {
-  return <NumberedForm def={def} />;
+  return <SettingsForm def={def} />;
 }

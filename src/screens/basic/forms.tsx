@@ -122,8 +122,8 @@ export const Dst = screen({
 const statusChange: FormDef = {
   read: 'SetStatusChangeInfo',
   write: 'GetStatusChangeInfo',
-  // Monday first.
-  fields: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((name, i): FieldDef => ({ name, kind: 'time', label: DAYS[(i + 1) % 7] })),
+  // A start time per weekday, Monday first: fields Mon ... Sun.
+  fields: [{ name: 'Week', kind: 'weekdays', label: /*i18n*/ 'acc.day', cols: [{ suffix: '', label: /*i18n*/ 'basic.changeAt', kind: 'time' }] }],
 };
 export const StatusChange = () => (
   <SettingsForm def={statusChange}>

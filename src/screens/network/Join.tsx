@@ -2,7 +2,7 @@
 // typed by hand, password and identity as the security needs, the SPEC §4
 // warnings, and the way back to the Wi-Fi page, which shows AP mode when the
 // join failed ("Connection failed, switch back to AP mode").
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { i18n } from '@lingui/core';
 import { rulesOf } from '../../api/rules.ts';
@@ -10,8 +10,8 @@ import { requestGoform, type GoformError } from '../../api/request.ts';
 import { MESSAGES, messageFor } from '../../api/errors.ts';
 import { notify } from '../../ui/toast.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
-import { Field } from '../../ui/Field.tsx';
-import { bindFields, checkForm, payload, visible, type Values } from '../../form/rules.ts';
+import { Control } from '../../form/Control.tsx';
+import { bindFields, checkForm, payload, visible, type Value, type Values } from '../../form/rules.ts';
 import { CONFIRM_SAVE, offerLogin, SECURITY } from './forms.tsx';
 
 /** Answered when the join failed and the device is back in AP mode (docs/API.md). */
@@ -34,9 +34,8 @@ export function JoinForm({ ssid, security = 1 }: { ssid?: string; security?: num
   const [serverError, setServerError] = useState<{ field: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [, navigate] = useLocation();
-  const selectId = useId();
   const problems = checkForm(FIELDS, values);
-  const set = (name: string) => (v: string | number) => {
+  const set = (name: string) => (v: Value) => {
     setValues({ ...values, [name]: v });
     setTried({ ...tried, [name]: true });
     setServerError(null);
@@ -67,33 +66,9 @@ export function JoinForm({ ssid, security = 1 }: { ssid?: string; security?: num
   return (
     <form class="settings" noValidate onSubmit={submit}>
       {ssid !== undefined && <h2>{i18n._('net.joinTitle', { ssid })}</h2>}
-      {FIELDS.filter((f) => visible(f, values) && (ssid === undefined || f.name === 'Password' || f.name === 'Identity')).map((f) =>
-        f.kind === 'select' ? (
-          <div class="field" key={f.name}>
-            <label for={selectId}>{i18n._(f.label)}</label>
-            <div class="control">
-              <select id={selectId} value={String(values[f.name])} onChange={(e) => set(f.name)(Number((e.currentTarget as HTMLSelectElement).value))}>
-                {f.options!.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {i18n._(o.label)}
-                  </option>
-                ))}
-              </select>
-            </div>
-          </div>
-        ) : (
-          <Field
-            key={f.name}
-            type={f.kind === 'password' ? 'password' : 'text'}
-            autoComplete={f.kind === 'password' ? 'new-password' : 'off'}
-            label={i18n._(f.label)}
-            maxLength={f.maxLength}
-            value={String(values[f.name])}
-            error={error(f.name)}
-            onValue={set(f.name)}
-          />
-        ),
-      )}
+      {FIELDS.filter((f) => visible(f, values) && (ssid === undefined || f.name === 'Password' || f.name === 'Identity')).map((f) => (
+        <Control key={f.name} f={f} value={values[f.name]} error={error(f.name)} onValue={set(f.name)} />
+      ))}
       <div class="actions">
         <button type="submit" class="button primary" disabled={busy} aria-busy={busy}>
           {i18n._('net.connect')}

@@ -88,6 +88,8 @@ const AP = { WifiMode: [1] };
 const wirelessForm: FormDef = linkForm({
   read: 'SetWirless',
   write: 'GetWirless',
+  // The join failed and the device is back in AP mode: that is the new baseline (Undo shows it); what was typed stays.
+  refreshOn: [30102],
   fields: [
     { name: 'WifiMode', kind: 'select', label: /*i18n*/ 'net.wifiMode', options: opts(/*i18n*/ 'net.station', /*i18n*/ 'net.ap') },
     { name: 'Ssid', kind: 'text', label: /*i18n*/ 'net.ssid', dependsOn: STA, required: true },

@@ -1,0 +1,191 @@
+// A list of numbered records (periods, work groups) with add, in a dialog
+// drawn by the form engine, and delete of the selected ones after "Are you
+// Sure?". The add dialog validates like any form and keeps what was typed
+// when the device refuses it.
+import { useEffect, useId, useMemo, useState } from 'react';
+import { i18n } from '@lingui/core';
+import type { CallName } from '../api/contract.ts';
+import { rulesOf } from '../api/rules.ts';
+import { requestGoform } from '../api/request.ts';
+import { MESSAGES, messageFor } from '../api/errors.ts';
+import { notify } from '../ui/toast.ts';
+import { confirmAction } from '../ui/confirm.tsx';
+import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
+import { bindFields, checkForm, payload, type FieldDef, type Problem, type Values } from './rules.ts';
+import { Control } from './Control.tsx';
+import { Failed, Loading, say, send } from './SettingsForm.tsx';
+
+type Item = Record<string, unknown>;
+
+export interface ListDef {
+  /** GET: the list; `items` names the reply field holding it (each item has a `Num`). */
+  read: CallName;
+  items: string;
+  /** POST: adds one item (its constraints check the dialog). */
+  add: CallName;
+  /** POST: deletes the numbers in `Nums` ("1,3"). */
+  del: CallName;
+  /** Sent with every call (e.g. the period type). */
+  params?: Values;
+  /** Sent with the delete only (e.g. which kind of group). */
+  delParams?: Values;
+  /** Columns: field name, header id, and how a value reads (text by default). */
+  cols: readonly [string, string, ((v: unknown) => string)?][];
+  fields: readonly FieldDef[];
+  /** Values a new item starts from. */
+  blank: Values;
+  addTitle: string;
+  /** "Please select ..." when deleting with nothing selected. */
+  none: string;
+  check?: (v: Values) => Record<string, Problem>;
+}
+
+export function RecordList({ def }: { def: ListDef }) {
+  const [items, setItems] = useState<Item[] | string | null>(null);
+  const [picked, setPicked] = useState<number[]>([]);
+  const [draft, setDraft] = useState<Values | null>(null);
+  const [touched, setTouched] = useState(false);
+  const [server, setServer] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const formId = useId();
+  const contract = rulesOf(def.add);
+  const fields = useMemo(() => bindFields(def.fields, contract), [def]);
+
+  const load = async () => {
+    setItems(null);
+    setPicked([]);
+    try {
+      const r = await requestGoform(def.read, def.params as never);
+      setItems(r.retvalue === 0 ? (((r as unknown as Item)[def.items] as Item[]) ?? []) : messageFor(r.retvalue, r.msg));
+    } catch (e) {
+      setItems((e as Error).message);
+    }
+  };
+  useEffect(() => void load(), [def]);
+
+  const problems = draft ? { ...checkForm(fields, draft), ...def.check?.(draft) } : {};
+
+  const add = async () => {
+    setTouched(true);
+    if (!draft || Object.keys(problems).length) return;
+    setBusy(true);
+    try {
+      const named = await send(def.add, { ...payload(fields, draft, contract), ...def.params }, fields);
+      if (named) setServer(named);
+      else {
+        notify('success', i18n._(MESSAGES.success));
+        setDraft(null);
+        void load();
+      }
+    } catch {
+      // Already shown (e.g. "Add up to limit !"); the dialog keeps what was typed.
+    }
+    setBusy(false);
+  };
+
+  const del = async () => {
+    if (!picked.length) return notify('error', i18n._(def.none));
+    if (!(await confirmAction())) return;
+    try {
+      if (!(await send(def.del, { ...def.params, ...def.delParams, Nums: picked.join(',') }, []))) notify('success', i18n._(MESSAGES.success));
+    } catch {
+      // Already shown.
+    }
+    void load();
+  };
+
+  const list = Array.isArray(items) ? items : [];
+  const all = list.length > 0 && picked.length === list.length;
+  return (
+    <section class="panel">
+      <div class="actions">
+        <button
+          type="button"
+          class="button primary"
+          onClick={() => {
+            setDraft({ ...def.blank });
+            setTouched(false);
+            setServer({});
+          }}
+        >
+          {i18n._('acc.add')}
+        </button>
+        <button type="button" class="button" onClick={del}>
+          {i18n._('acc.delete')}
+        </button>
+      </div>
+      {items === null ? (
+        <Loading />
+      ) : typeof items === 'string' ? (
+        <Failed message={items} retry={load} />
+      ) : (
+        <div class="table-wrap">
+          <table class="grid">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <input type="checkbox" aria-label={i18n._('acc.selectAll')} checked={all} onChange={() => setPicked(all ? [] : list.map((it) => Number(it.Num)))} />
+                </th>
+                {def.cols.map(([name, label]) => (
+                  <th scope="col" key={name}>
+                    {i18n._(label)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((it) => {
+                const num = Number(it.Num);
+                const on = picked.includes(num);
+                return (
+                  <tr key={num}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={i18n._('acc.select', { name: String(it.Name ?? num) })}
+                        checked={on}
+                        onChange={() => setPicked(on ? picked.filter((x) => x !== num) : [...picked, num])}
+                      />
+                    </td>
+                    {def.cols.map(([name, , show]) => (
+                      <td key={name}>{show ? show(it[name]) : String(it[name] ?? '')}</td>
+                    ))}
+                  </tr>
+                );
+              })}
+              {!list.length && (
+                <tr>
+                  <td colSpan={def.cols.length + 1}>{i18n._('acc.empty')}</td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog open={!!draft} title={i18n._(def.addTitle)} onClose={() => setDraft(null)} footer={<DialogButtons onCancel={() => setDraft(null)} form={formId} busy={busy} />}>
+        <form
+          id={formId}
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void add();
+          }}
+        >
+          {draft &&
+            fields.map((f) => (
+              <Control
+                key={f.name}
+                f={f}
+                value={draft[f.name]}
+                error={server[f.name] ?? (touched ? say(problems[f.name]) : undefined)}
+                onValue={(v) => {
+                  setDraft({ ...draft, [f.name]: v });
+                  setServer({});
+                }}
+              />
+            ))}
+        </form>
+      </Dialog>
+    </section>
+  );
+}
