@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALLS, ENVELOPE, GOFORM_PREFIX, HEADERS, REQUEST_TIMEOUT_MS, TIMESTAMP_PARAM, type CallSpec, type Field, type Fields } from './contract.ts';
 import { CODE_MESSAGES, MESSAGES } from './errors.ts';
+import { ADDED_CODES } from './codes.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -116,6 +117,15 @@ export function renderApiDoc(): string {
     '',
     'Codes 10005 ("Parameter Value Error") and 40104 ("Session ended") are not in SPEC §8\'s table; SPEC names 10005 and',
     'leaves 40104 without a message. This contract gives them the meanings above.',
+    '',
+    '### Codes this contract adds',
+    '',
+    'SPEC describes these situations without a code. The device answers with the code and the `msg` key below; the',
+    'console shows the message of that key (source: `src/api/codes.ts`).',
+    '',
+    '| retvalue | msg | English | calls | meaning | console behaviour |',
+    '|---|---|---|---|---|---|',
+    ...ADDED_CODES.map((c) => `| ${c.code} | \`${c.msg}\` | ${text(c.msg)} | ${c.calls.map((n) => `\`${n}\``).join(', ')} | ${c.meaning} | ${c.console} |`),
     '',
     '## Message ids for `msg`',
     '',

@@ -3,6 +3,9 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { API_DOC, renderApiDoc } from '../../src/api/apidoc.ts';
 import { CALLS } from '../../src/api/contract.ts';
+import { ADDED_CODES } from '../../src/api/codes.ts';
+import { CODE_MESSAGES } from '../../src/api/errors.ts';
+import { readPo } from '../../build.ts';
 
 test('docs/API.md is current with the contract (run `npm run docs` after changing it)', () => {
   assert.fixture(readFileSync(API_DOC, 'utf8'), renderApiDoc());
@@ -26,6 +29,16 @@ test('every SPEC §7 call is in the contract', () => {
     assert.is(CALLS[`Get${p}` as keyof typeof CALLS].method, 'POST', `Get${p} writes with POST`);
   }
   assert.is(Object.keys(CALLS).length, spec.length, 'nothing outside SPEC §7');
+});
+
+test('the codes the contract adds name real calls and messages, and no SPEC §8 code', () => {
+  const en = readPo('locales/en/messages.po');
+  for (const c of ADDED_CODES) {
+    assert.not.ok(c.code in CODE_MESSAGES, `${c.code} is a SPEC §8 code`);
+    assert.ok(en.get(c.msg), `${c.msg} has English text`);
+    for (const call of c.calls) assert.ok(call in CALLS, `${call} is a call`);
+  }
+  assert.equal(ADDED_CODES.map((c) => c.code), [10004, 30101, 30102, 30201]);
 });
 
 test.run();

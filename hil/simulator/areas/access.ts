@@ -4,6 +4,7 @@
 // records (time groups, time zones, shifts), periods and work groups.
 // Those live in `settings.access` (factory values until the first change).
 import { reject, type CallImpl, type Context } from '../api.ts';
+import { ADD_LIMIT } from '../../../src/api/codes.ts';
 
 export const seeds: Record<string, Record<string, unknown>> = {
   AccessControl: { RelayMode: 2, DoorSensor: 0, RelayDelay: 5, WiegandFormat: 0, CardDisplay: 0, CardLength: 4, TamperAlarm: 1, Power12V: 1 },
@@ -92,7 +93,7 @@ function numbered(kind: 'GroupInfo' | 'TimeIntervalInfo' | 'ShiftsInfo', key: st
 /** The lowest number 1..16 not in use, or 10004 "Add up to limit !". */
 function freeNumber(list: Rec[]): number {
   for (let n = 1; n <= LIMIT; n++) if (!list.some((r) => r.Num === n)) return n;
-  return reject(10004, 'msg.addUpToLimit');
+  return reject(ADD_LIMIT, 'msg.addUpToLimit');
 }
 
 const byNum = (a: Rec, b: Rec) => Number(a.Num) - Number(b.Num);

@@ -7,6 +7,7 @@
 // not stored, so a restart brings the defaults back. Tests change it through
 // the simulator's store: `surroundings(terminal.sim.store).joinFails = true`.
 import type { CallImpl, Context, Reply } from '../api.ts';
+import { JOIN_FAILED, PAIR_FAILED, SCAN_FAILED } from '../../../src/api/codes.ts';
 
 export const seeds: Record<string, Record<string, unknown>> = {
   InternetParam: { WanMode: 0, AutoMode: 1, Dns: '192.168.1.1' },
@@ -92,9 +93,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fail = (retvalue: number, msg: string, field?: string): Reply => (field ? { retvalue, msg, field } : { retvalue, msg });
 const bad = (field: string) => fail(10005, 'err.10005', field);
 const missing = (field: string) => fail(10003, 'err.10003', field);
-export const SCAN_FAILED = 30101;
-export const JOIN_FAILED = 30102;
-export const PAIR_FAILED = 30201;
+export { SCAN_FAILED, JOIN_FAILED, PAIR_FAILED };
 
 type Wifi = Record<string, unknown>;
 const wifi = (ctx: Context): Wifi => ({ ...seeds.Wirless, ...ctx.store.get().settings.Wirless });

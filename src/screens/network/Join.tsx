@@ -7,6 +7,7 @@ import { useLocation } from 'wouter';
 import { i18n } from '@lingui/core';
 import { rulesOf } from '../../api/rules.ts';
 import { requestGoform, type GoformError } from '../../api/request.ts';
+import { JOIN_FAILED } from '../../api/codes.ts';
 import { MESSAGES, messageFor } from '../../api/errors.ts';
 import { notify } from '../../ui/toast.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
@@ -14,8 +15,6 @@ import { Control } from '../../form/Control.tsx';
 import { bindFields, checkForm, payload, visible, type Value, type Values } from '../../form/rules.ts';
 import { CONFIRM_SAVE, offerLogin, SECURITY } from './forms.tsx';
 
-/** Answered when the join failed and the device is back in AP mode (docs/API.md). */
-const JOIN_FAILED = 30102;
 const contract = rulesOf('GetChooseWirless');
 const FIELDS = bindFields(
   [

@@ -11,6 +11,7 @@ import { MESSAGES } from '../../api/errors.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
 import { clearSession } from '../../state/session.ts';
 import { WAIT } from '../../api/contract.ts';
+import { JOIN_FAILED } from '../../api/codes.ts';
 
 export const CONFIRM_SAVE = /*i18n*/ 'net.confirmSave';
 
@@ -89,7 +90,7 @@ const wirelessForm: FormDef = linkForm({
   read: 'SetWirless',
   write: 'GetWirless',
   // The join failed and the device is back in AP mode: that is the new baseline (Undo shows it); what was typed stays.
-  refreshOn: [30102],
+  refreshOn: [JOIN_FAILED],
   fields: [
     { name: 'WifiMode', kind: 'select', label: /*i18n*/ 'net.wifiMode', options: opts(/*i18n*/ 'net.station', /*i18n*/ 'net.ap') },
     { name: 'Ssid', kind: 'text', label: /*i18n*/ 'net.ssid', dependsOn: STA, required: true },

@@ -1,0 +1,52 @@
+// Result codes this contract adds to SPEC §8's table, for situations SPEC
+// describes without a code. Each comes with the `msg` key the console shows
+// (docs/API.md, "Codes this contract adds"); firmware must answer the same.
+// The console imports single constants; the table itself is for docs/API.md.
+
+/** An add with every place taken (16 periods, 16 work groups). */
+export const ADD_LIMIT = 10004;
+/** A Wi-Fi scan failed (SPEC §3: "Obtaining failed, please refresh."). */
+export const SCAN_FAILED = 30101;
+/** A Wi-Fi join failed; the device is back in AP mode (SPEC §3). */
+export const JOIN_FAILED = 30102;
+/** Pairing with a Bluetooth device failed. */
+export const PAIR_FAILED = 30201;
+
+export interface AddedCode {
+  code: number;
+  msg: string;
+  calls: readonly string[];
+  meaning: string;
+  console: string;
+}
+
+export const ADDED_CODES: readonly AddedCode[] = [
+  {
+    code: ADD_LIMIT,
+    msg: 'msg.addUpToLimit',
+    calls: ['AddGroupTime', 'GetUniversalGroup'],
+    meaning: 'Every place is taken (16 periods of a type, 16 work groups); nothing was added.',
+    console: 'Shows the message; the add dialog stays open with what was typed.',
+  },
+  {
+    code: SCAN_FAILED,
+    msg: 'msg.wifiScanFailed',
+    calls: ['GetChooseWirless'],
+    meaning: 'The Wi-Fi scan failed.',
+    console: 'Shows "Obtaining failed, please refresh." in the list, with Refresh.',
+  },
+  {
+    code: JOIN_FAILED,
+    msg: 'msg.wifiFallbackAP',
+    calls: ['GetWirless', 'GetChooseWirless'],
+    meaning: 'Joining the network failed; the device has switched back to AP mode (the values it then has are AP mode).',
+    console: 'Shows the message. The Wi-Fi form keeps what was typed and reads the device again, so Undo shows AP mode; the join form returns to the Wi-Fi page.',
+  },
+  {
+    code: PAIR_FAILED,
+    msg: 'msg.failed',
+    calls: ['GetBleConnect'],
+    meaning: 'The Bluetooth device was not in range or was not found by the last search; nothing was paired.',
+    console: 'Shows the message; the device list stays as it was.',
+  },
+];
