@@ -11,6 +11,7 @@ import { MESSAGES, messageFor } from '../api/errors.ts';
 import { notify } from '../ui/toast.ts';
 import { confirmAction } from '../ui/confirm.tsx';
 import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
+import { Table } from '../ui/Table.tsx';
 import { bindFields, checkForm, payload, type FieldDef, type Problem, type Values } from './rules.ts';
 import { Control } from './Control.tsx';
 import { Failed, Loading, say, send } from './SettingsForm.tsx';
@@ -94,8 +95,6 @@ export function RecordList({ def }: { def: ListDef }) {
     void load();
   };
 
-  const list = Array.isArray(items) ? items : [];
-  const all = list.length > 0 && picked.length === list.length;
   return (
     <section class="panel">
       <div class="actions">
@@ -119,48 +118,13 @@ export function RecordList({ def }: { def: ListDef }) {
       ) : typeof items === 'string' ? (
         <Failed message={items} retry={load} />
       ) : (
-        <div class="table-wrap">
-          <table class="grid">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <input type="checkbox" aria-label={i18n._('acc.selectAll')} checked={all} onChange={() => setPicked(all ? [] : list.map((it) => Number(it.Num)))} />
-                </th>
-                {def.cols.map(([name, label]) => (
-                  <th scope="col" key={name}>
-                    {i18n._(label)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((it) => {
-                const num = Number(it.Num);
-                const on = picked.includes(num);
-                return (
-                  <tr key={num}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        aria-label={i18n._('acc.select', { name: String(it.Name ?? num) })}
-                        checked={on}
-                        onChange={() => setPicked(on ? picked.filter((x) => x !== num) : [...picked, num])}
-                      />
-                    </td>
-                    {def.cols.map(([name, , show]) => (
-                      <td key={name}>{show ? show(it[name]) : String(it[name] ?? '')}</td>
-                    ))}
-                  </tr>
-                );
-              })}
-              {!list.length && (
-                <tr>
-                  <td colSpan={def.cols.length + 1}>{i18n._('acc.empty')}</td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          rows={items}
+          rowKey={(it) => Number(it.Num)}
+          cols={def.cols.map(([name, head, show]) => ({ head: i18n._(head), cell: (it: Item) => (show ? show(it[name]) : String(it[name] ?? '')) }))}
+          empty={i18n._('acc.empty')}
+          select={{ picked, onPick: (p) => setPicked(p as number[]), label: (it) => i18n._('acc.select', { name: String(it.Name ?? it.Num) }), all: i18n._('acc.selectAll') }}
+        />
       )}
       <Dialog open={!!draft} title={i18n._(def.addTitle)} onClose={() => setDraft(null)} footer={<DialogButtons onCancel={() => setDraft(null)} form={formId} busy={busy} />}>
         <form

@@ -5,7 +5,8 @@
 // Each part shows only when the device function list has wiegand / bluetooth.
 import { useEffect, useId, useMemo, useState } from 'react';
 import { i18n } from '@lingui/core';
-import { SettingsForm } from '../../form/SettingsForm.tsx';
+import { Loading, SettingsForm } from '../../form/SettingsForm.tsx';
+import { Table } from '../../ui/Table.tsx';
 import { requestGoform } from '../../api/request.ts';
 import { MESSAGES, messageFor } from '../../api/errors.ts';
 import type { Envelope, RequestOf, ResponseOf } from '../../api/contract.ts';
@@ -15,7 +16,6 @@ import { useStore } from '../../state/use-store.ts';
 import { $session } from '../../state/session.ts';
 import { authModeForm } from './forms.tsx';
 
-const COLUMNS = [/*i18n*/ 'basic.mac', /*i18n*/ 'basic.model', /*i18n*/ 'basic.machineNo', /*i18n*/ 'basic.route', /*i18n*/ 'basic.status'];
 type Item = ResponseOf<'SetAnvizWiegandAuthorize'>['list'][number];
 type Selection = RequestOf<'DeleteSomeWiegand'>;
 
@@ -86,9 +86,6 @@ function AuthList({ title, read, status, remove }: ListProps) {
     await load();
     setBusy(false);
   };
-  const toggle = (mac: string, on: boolean) => setPicked((p) => (on ? [...p, mac] : p.filter((m) => m !== mac)));
-  const all = !!list?.length && picked.length === list.length;
-
   let body;
   if (failed)
     body = (
@@ -99,38 +96,22 @@ function AuthList({ title, read, status, remove }: ListProps) {
         </button>
       </p>
     );
-  else if (!list) body = <p class="loading" aria-busy="true">{i18n._('state.loading')}</p>;
-  else if (!list.length) body = <p>{i18n._('basic.empty')}</p>;
+  else if (!list) body = <Loading />;
   else
     body = (
-      <div style={{ overflowX: 'auto' }}>
-        <table class="table">
-          <thead>
-            <tr>
-              <th>
-                <input type="checkbox" aria-label={i18n._('basic.selectAll')} checked={all} onChange={() => setPicked(all ? [] : list.map((d) => d.Mac))} />
-              </th>
-              {COLUMNS.map((c) => (
-                <th key={c}>{i18n._(c)}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((d) => (
-              <tr key={d.Mac}>
-                <td>
-                  <input type="checkbox" aria-label={d.Mac} checked={picked.includes(d.Mac)} onChange={(e) => toggle(d.Mac, (e.currentTarget as HTMLInputElement).checked)} />
-                </td>
-                <td>{d.Mac}</td>
-                <td>{d.Model}</td>
-                <td>{d.MachineNo}</td>
-                <td>{d.Route}</td>
-                <td>{i18n._(d.Status ? /*i18n*/ 'basic.authorized' : /*i18n*/ 'basic.unauthorized')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        rows={list}
+        rowKey={(d) => d.Mac}
+        cols={[
+          { head: i18n._('basic.mac'), cell: (d) => d.Mac },
+          { head: i18n._('basic.model'), cell: (d) => d.Model },
+          { head: i18n._('basic.machineNo'), cell: (d) => d.MachineNo },
+          { head: i18n._('basic.route'), cell: (d) => d.Route },
+          { head: i18n._('basic.status'), cell: (d) => i18n._(d.Status ? /*i18n*/ 'basic.authorized' : /*i18n*/ 'basic.unauthorized') },
+        ]}
+        empty={i18n._('basic.empty')}
+        select={{ picked, onPick: (p) => setPicked(p as string[]), label: (d) => d.Mac, all: i18n._('basic.selectAll') }}
+      />
     );
 
   const none = !picked.length || busy;

@@ -4,7 +4,7 @@
 // The route files re-export these through index.ts.
 import { useEffect, useMemo, useState } from 'react';
 import { i18n } from '@lingui/core';
-import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
+import { Loading, SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
 import type { FieldDef, Option } from '../../form/rules.ts';
 import { requestGoform } from '../../api/request.ts';
 
@@ -62,7 +62,7 @@ export function Display() {
     requestGoform('getLanList').then((r) => setLans(r.lans ?? all), () => setLans(all));
   }, []);
   const def = useMemo(() => lans && displayForm(lans), [lans]);
-  return def ? <SettingsForm def={def} /> : <p class="loading" aria-busy="true">{i18n._('state.loading')}</p>;
+  return def ? <SettingsForm def={def} /> : <Loading />;
 }
 
 export const IdentifyMode = screen({

@@ -8,6 +8,7 @@ import { requestGoform } from '../../api/request.ts';
 import type { ResponseOf } from '../../api/contract.ts';
 import { useStore } from '../../state/use-store.ts';
 import { $session } from '../../state/session.ts';
+import { Failed, Loading } from '../../form/SettingsForm.tsx';
 
 type Info = ResponseOf<'SetInfoParam'>;
 
@@ -56,7 +57,7 @@ export function SystemInfo() {
   };
   useEffect(() => load(), []);
 
-  if (!info) return failed ? <Failed retry={load} /> : <p class="loading" aria-busy="true">{i18n._('state.loading')}</p>;
+  if (!info) return failed ? <Failed message={i18n._('msg.failed')} retry={load} /> : <Loading />;
   return (
     <section class="panel settings" aria-busy={busy}>
       <dl class="info-list">
@@ -73,17 +74,6 @@ export function SystemInfo() {
           {i18n._('basic.refresh')}
         </button>
       </div>
-    </section>
-  );
-}
-
-function Failed({ retry }: { retry: () => void }) {
-  return (
-    <section class="panel" role="alert">
-      <p>{i18n._('msg.failed')}</p>
-      <button type="button" class="button" onClick={() => retry()}>
-        {i18n._('action.retry')}
-      </button>
     </section>
   );
 }

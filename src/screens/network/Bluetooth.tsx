@@ -8,7 +8,8 @@ import type { ResponseOf } from '../../api/contract.ts';
 import { requestGoform } from '../../api/request.ts';
 import { MESSAGES } from '../../api/errors.ts';
 import { notify } from '../../ui/toast.ts';
-import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
+import { Loading, SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
+import { Table } from '../../ui/Table.tsx';
 import { untilDone } from './forms.tsx';
 
 const ON = { BleOption: [1] };
@@ -31,35 +32,31 @@ function Devices({ title, list, pair, busy }: { title: string; list: (Found | Pa
   return (
     <>
       <h2>{title}</h2>
-      {list.length ? (
-        <table aria-label={title}>
-          <thead>
-            <tr>
-              <th scope="col">{i18n._('net.name')}</th>
-              <th scope="col">{i18n._('net.bleAddress')}</th>
-              {pair && <th scope="col">{i18n._('net.signal')}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((d) => (
-              <tr key={d.Address}>
-                <td>{d.Name}</td>
-                <td>{d.Address}</td>
-                {pair && (
-                  <td>
-                    {(d as Found).Rssi} dBm{' '}
-                    <button type="button" class="button" disabled={!!busy} aria-busy={busy === d.Address} aria-label={i18n._('net.pairWith', { name: d.Name })} onClick={() => pair(d as Found)}>
-                      {i18n._('net.pair')}
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p>{i18n._('net.none')}</p>
-      )}
+      <Table
+        label={title}
+        rows={list}
+        rowKey={(d) => d.Address}
+        cols={[
+          { head: i18n._('net.name'), cell: (d) => d.Name },
+          { head: i18n._('net.bleAddress'), cell: (d) => d.Address },
+          ...(pair
+            ? [
+                {
+                  head: i18n._('net.signal'),
+                  cell: (d: Found | Paired) => (
+                    <>
+                      {(d as Found).Rssi} dBm{' '}
+                      <button type="button" class="button" disabled={!!busy} aria-busy={busy === d.Address} aria-label={i18n._('net.pairWith', { name: d.Name })} onClick={() => pair(d as Found)}>
+                        {i18n._('net.pair')}
+                      </button>
+                    </>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+        empty={i18n._('net.none')}
+      />
     </>
   );
 }
@@ -117,7 +114,7 @@ function BleDevices() {
       ) : paired ? (
         <Devices title={i18n._('net.paired')} list={paired} />
       ) : (
-        <p class="loading">{i18n._('state.loading')}</p>
+        <Loading />
       )}
       <p class="actions">
         <button type="button" class="button primary" onClick={search} disabled={found === 'searching'} aria-busy={found === 'searching'}>

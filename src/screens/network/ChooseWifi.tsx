@@ -7,6 +7,7 @@ import { i18n } from '@lingui/core';
 import type { ResponseOf } from '../../api/contract.ts';
 import { requestGoform } from '../../api/request.ts';
 import { MESSAGES } from '../../api/errors.ts';
+import { Table } from '../../ui/Table.tsx';
 import { SECURITY, untilDone } from './forms.tsx';
 import { JoinForm } from './Join.tsx';
 
@@ -53,32 +54,27 @@ export default function ChooseWifi() {
         <p class="form-error" role="alert">
           {i18n._(MESSAGES.wifiScanFailed)}
         </p>
-      ) : !list.length ? (
-        <p>{i18n._('net.none')}</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{i18n._('net.ssid')}</th>
-              <th scope="col">{i18n._('net.signal')}</th>
-              <th scope="col">{i18n._('net.security')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((n) => (
-              <tr key={n.Ssid}>
-                <td>
+        <Table
+          rows={list}
+          rowKey={(n) => n.Ssid}
+          cols={[
+            {
+              head: i18n._('net.ssid'),
+              cell: (n) => (
+                <>
                   <button type="button" class="button" aria-pressed={chosen?.Ssid === n.Ssid} onClick={() => setChosen(n)}>
                     {n.Ssid}
                   </button>{' '}
                   {n.Connected ? i18n._('net.connected') : ''}
-                </td>
-                <td>{n.Signal}%</td>
-                <td>{i18n._(SECURITY[n.Security].label)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { head: i18n._('net.signal'), cell: (n) => `${n.Signal}%` },
+            { head: i18n._('net.security'), cell: (n) => i18n._(SECURITY[n.Security].label) },
+          ]}
+          empty={i18n._('net.none')}
+        />
       )}
       {chosen && <JoinForm key={chosen.Ssid} ssid={chosen.Ssid} security={chosen.Security} />}
     </section>
