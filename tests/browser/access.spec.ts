@@ -355,3 +355,15 @@ test('a failed read says so and offers to try again', async ({ page }) => {
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('row', { name: /Office hours/ })).toBeVisible();
 });
+
+test('weekday tables name the days in the console language, Monday first', async ({ page }) => {
+  await openSignedIn(page, '/advSetting/timezone');
+  await expect(page.getByRole('rowheader').first()).toHaveText('Monday');
+  await page.evaluate(() => localStorage.setItem('language', 'es'));
+  await page.reload();
+  await expect(page.getByRole('columnheader', { name: 'Día' })).toBeVisible();
+  await expect(page.getByRole('rowheader')).toHaveText(['lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado', 'domingo']);
+  await expect(page.getByLabel('lunes Inicio')).toHaveValue(/^\d\d:\d\d$/);
+  await page.goto('/basicSetting/statusChange');
+  await expect(page.getByRole('rowheader').first()).toHaveText('lunes');
+});
