@@ -143,7 +143,7 @@ export function RecordList({ def }: { def: ListDef }) {
                 value={draft[f.name]}
                 error={server[f.name] ?? (touched ? say(problems[f.name]) : undefined)}
                 onValue={(v) => {
-                  setDraft({ ...draft, [f.name]: v });
+                  setDraft((d) => d && { ...d, [f.name]: v });
                   setServer({});
                 }}
               />

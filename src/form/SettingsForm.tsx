@@ -90,13 +90,15 @@ export function useSettings(def: FormDef) {
       setTouched({});
       setServerErrors({});
     }
+    // A refresh that fails leaves the form as it was: what was typed is never lost.
+    const failed = (message: string) => keep || setState({ status: 'failed', message });
     try {
       const r = await requestGoform(def.read, request(k) as never);
-      if (r.retvalue !== 0) return setState({ status: 'failed', message: messageFor(r.retvalue, r.msg) });
+      if (r.retvalue !== 0) return failed(messageFor(r.retvalue, r.msg));
       const initial = toValues(r, fields);
       setState({ status: 'ready', initial, values: keep ?? initial });
     } catch (e) {
-      setState({ status: 'failed', message: (e as Error).message });
+      failed((e as Error).message);
     }
   };
   useEffect(() => {
@@ -111,8 +113,8 @@ export function useSettings(def: FormDef) {
   useEffect(() => $unsaved.set(dirty.length > 0), [dirty.length]);
 
   const set = (name: string, value: Value) => {
-    if (!ready) return;
-    setState({ ...ready, values: { ...ready.values, [name]: value } });
+    // From the latest state: two edits before a render both count.
+    setState((s) => (s.status === 'ready' ? { ...s, values: { ...s.values, [name]: value } } : s));
     setTouched((t) => ({ ...t, [name]: true }));
     if (serverErrors[name]) setServerErrors(({ [name]: _, ...rest }) => rest);
   };

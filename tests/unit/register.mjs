@@ -10,7 +10,7 @@ const names = [
   'window', 'document', 'navigator', 'location', 'localStorage', 'sessionStorage', 'history',
   'HTMLElement', 'HTMLInputElement', 'HTMLDialogElement', 'Element', 'Node', 'Text', 'Event', 'KeyboardEvent',
   'MouseEvent', 'InputEvent', 'CustomEvent', 'matchMedia', 'getComputedStyle', 'requestAnimationFrame', 'cancelAnimationFrame',
-  'MutationObserver', 'DocumentFragment', 'SVGElement', 'scrollTo',
+  'MutationObserver', 'DocumentFragment', 'SVGElement', 'scrollTo', 'addEventListener', 'removeEventListener',
 ];
 for (const n of names) {
   const v = window[n];

@@ -35,8 +35,8 @@ export function JoinForm({ ssid, security = 1 }: { ssid?: string; security?: num
   const [, navigate] = useLocation();
   const problems = checkForm(FIELDS, values);
   const set = (name: string) => (v: Value) => {
-    setValues({ ...values, [name]: v });
-    setTried({ ...tried, [name]: true });
+    setValues((x) => ({ ...x, [name]: v }));
+    setTried((x) => ({ ...x, [name]: true }));
     setServerError(null);
   };
   const error = (name: string) => (serverError?.field === name ? serverError.text : tried[name] && problems[name] ? i18n._(problems[name].id, problems[name].values) : undefined);
