@@ -36,7 +36,7 @@ export function Control({ f, value, error, label, onValue }: ControlProps) {
           {f.options!.map((o) => (
             <label key={o.value}>
               <input type="radio" name={id} checked={String(o.value) === text} onChange={() => onValue(o.value)} />
-              {i18n._(o.label)}
+              {o.text ?? i18n._(o.label!)}
             </label>
           ))}
         </div>
@@ -49,7 +49,7 @@ export function Control({ f, value, error, label, onValue }: ControlProps) {
       <select {...common} value={text} onChange={(e) => onValue(f.options!.find((o) => String(o.value) === e.currentTarget.value)?.value ?? e.currentTarget.value)}>
         {f.options!.map((o) => (
           <option key={o.value} value={String(o.value)}>
-            {i18n._(o.label)}
+            {o.text ?? i18n._(o.label!)}
           </option>
         ))}
       </select>

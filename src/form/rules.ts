@@ -26,7 +26,9 @@ export type Values = Record<string, Value>;
 export interface Option {
   value: Value;
   /** Message id. */
-  label: string;
+  label?: string;
+  /** Shown as it is, in every language (baud rates, encodings, a language's own name): no catalogue entry. */
+  text?: string;
 }
 
 export interface FieldDef {

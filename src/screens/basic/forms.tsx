@@ -27,22 +27,15 @@ export const Device = screen({
   ],
 });
 
-// Device languages: the contract's codes, labelled in their own language.
-const LANGUAGES: Record<string, string> = {
-  en: /*i18n*/ 'basic.l.en',
-  es: /*i18n*/ 'basic.l.es',
-  el: /*i18n*/ 'basic.l.el',
-  it: /*i18n*/ 'basic.l.it',
-  pt: /*i18n*/ 'basic.l.pt',
-  zh: /*i18n*/ 'basic.l.zh',
-};
+// Device languages: the contract's codes, each named in its own language (the same in every console language).
+const LANGUAGES: Record<string, string> = { en: 'English', es: 'Español', el: 'Ελληνικά', it: 'Italiano', pt: 'Português', zh: '中文' };
 
 function displayForm(lans: readonly string[]): FormDef {
   return {
     read: 'SetTimeParam',
     write: 'GetTimeParam',
     fields: [
-      { name: 'Language', kind: 'select', label: /*i18n*/ 'basic.language', options: Object.keys(LANGUAGES).filter((c) => lans.includes(c)).map((value) => ({ value, label: LANGUAGES[value] })) },
+      { name: 'Language', kind: 'select', label: /*i18n*/ 'basic.language', options: Object.keys(LANGUAGES).filter((c) => lans.includes(c)).map((value) => ({ value, text: LANGUAGES[value] })) },
       DATE_FORMAT,
       TIME_FORMAT,
       { name: 'PowerSaving', kind: 'radio', label: /*i18n*/ 'basic.powerSaving', options: opts(/*i18n*/ 'basic.off', /*i18n*/ 'basic.saver', /*i18n*/ 'basic.screenOff') },
@@ -142,9 +135,9 @@ export const Print = screen({
       kind: 'select',
       label: /*i18n*/ 'basic.baud',
       dependsOn: PRINTING,
-      options: [9600, 19200, 38400, 57600, 115200].map((value, i) => ({ value, label: [/*i18n*/ 'basic.b0', /*i18n*/ 'basic.b1', /*i18n*/ 'basic.b2', /*i18n*/ 'basic.b3', /*i18n*/ 'basic.b4'][i] })),
+      options: [9600, 19200, 38400, 57600, 115200].map((value) => ({ value, text: String(value) })),
     },
-    { name: 'Encoding', kind: 'select', label: /*i18n*/ 'basic.encoding', dependsOn: PRINTING, options: opts(/*i18n*/ 'basic.e0', /*i18n*/ 'basic.e1', /*i18n*/ 'basic.e2') },
+    { name: 'Encoding', kind: 'select', label: /*i18n*/ 'basic.encoding', dependsOn: PRINTING, options: ['UTF-8', 'GB18030', 'Big5'].map((text, value) => ({ value, text })) },
     { name: 'UnitName', kind: 'text', label: /*i18n*/ 'basic.unitName', dependsOn: PRINTING },
     { name: 'UnitAddress', kind: 'text', label: /*i18n*/ 'basic.unitAddress', dependsOn: PRINTING },
     { name: 'UnitTaxTel', kind: 'text', label: /*i18n*/ 'basic.unitTaxTel', dependsOn: PRINTING },

@@ -71,7 +71,7 @@ export default function ChooseWifi() {
               ),
             },
             { head: i18n._('net.signal'), cell: (n) => `${n.Signal}%` },
-            { head: i18n._('net.security'), cell: (n) => i18n._(SECURITY[n.Security].label) },
+            { head: i18n._('net.security'), cell: (n) => i18n._(SECURITY[n.Security].label!) },
           ]}
           empty={i18n._('net.none')}
         />
