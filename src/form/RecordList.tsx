@@ -14,7 +14,8 @@ import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
 import { Table } from '../ui/Table.tsx';
 import { bindFields, checkForm, payload, type FieldDef, type Problem, type Values } from './rules.ts';
 import { Control } from './Control.tsx';
-import { Failed, Loading, say, send } from './SettingsForm.tsx';
+import { say, send } from './SettingsForm.tsx';
+import { Failed, Loading } from '../ui/Status.tsx';
 
 type Item = Record<string, unknown>;
 

@@ -15,6 +15,7 @@ import { confirmAction } from '../ui/confirm.tsx';
 import { bindFields, changed, checkForm, payload, valueFields, visible, type BoundField, type FieldDef, type Problem, type Value, type Values } from './rules.ts';
 import { $unsaved, guardUnload, mayLeave } from './unsaved.ts';
 import { Control } from './Control.tsx';
+import { Failed, Loading } from '../ui/Status.tsx';
 
 export interface FormDef {
   /** GET Set<Name>: reads the values. */
@@ -46,8 +47,7 @@ export interface FormDef {
 type State = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready'; initial: Values; values: Values };
 
 /** Weekday names in the console language, Monday first (no catalogue text needed). */
-export const weekdays = (style: 'long' | 'short' = 'long') =>
-  Array.from({ length: 7 }, (_, i) => new Date(2024, 0, 1 + i).toLocaleDateString(i18n.locale, { weekday: style }));
+export const weekdays = () => Array.from({ length: 7 }, (_, i) => new Date(2024, 0, 1 + i).toLocaleDateString(i18n.locale, { weekday: 'long' }));
 
 /** A reply's values for the fields (missing ones as ''). */
 export function toValues(reply: object, fields: readonly BoundField[]): Values {
@@ -209,21 +209,6 @@ function WeekTable({ f, cell }: { f: BoundField; cell: (c: BoundField, label: st
     </div>
   );
 }
-
-export const Loading = () => (
-  <p class="loading" aria-busy="true">
-    {i18n._('state.loading')}
-  </p>
-);
-
-export const Failed = ({ message, retry }: { message: string; retry: () => void }) => (
-  <div role="alert">
-    <p>{message}</p>
-    <button type="button" class="button" onClick={retry}>
-      {i18n._('action.retry')}
-    </button>
-  </div>
-);
 
 export function SettingsForm({ def, children }: { def: FormDef; children?: ReactNode }) {
   const form = useSettings(def);

@@ -59,6 +59,9 @@ export interface WeekColumn {
   kind: WidgetKind;
 }
 
+/** Options whose values are 0, 1, 2, ... in order, labelled by message ids. */
+export const opts = (...labels: string[]): Option[] => labels.map((label, value) => ({ value, label }));
+
 /** Device names of the weekdays, Monday first (SPEC §3). */
 export const DAY_KEYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 

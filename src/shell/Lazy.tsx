@@ -5,6 +5,7 @@ import { i18n } from '@lingui/core';
 import { MESSAGES } from '../api/errors.ts';
 import { notify } from '../ui/toast.ts';
 import { page } from '../state/session.ts';
+import { Loading } from '../ui/Status.tsx';
 
 export const ROUTE_ERROR_RELOAD_MS = 1500;
 
@@ -32,6 +33,6 @@ export function Lazy<P extends object>({ load, props }: { load?: Loader<P>; prop
       live = false;
     };
   }, [load]);
-  if (!Component) return <p class="loading" aria-busy="true">{i18n._('state.loading')}</p>;
+  if (!Component) return <Loading />;
   return <Component {...props} />;
 }

@@ -2,6 +2,7 @@
 // output format (nine, SPEC §3), card number byte order and length, tamper
 // alarm, 12 V supply. Ranges and choices come from the AccessControl contract.
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
+import { opts } from '../../form/rules.ts';
 
 const WIEGAND = [
   /*i18n*/ 'acc.wg26',
@@ -23,32 +24,21 @@ export const accessForm: FormDef = {
       name: 'RelayMode',
       kind: 'select',
       label: /*i18n*/ 'acc.relayMode',
-      options: [
-        { value: 0, label: /*i18n*/ 'acc.none' },
-        { value: 1, label: /*i18n*/ 'acc.ring' },
-        { value: 2, label: /*i18n*/ 'acc.doorOpen' },
-      ],
+      options: opts(/*i18n*/ 'acc.none', /*i18n*/ 'acc.ring', /*i18n*/ 'acc.doorOpen'),
     },
     { name: 'RelayDelay', kind: 'number', label: /*i18n*/ 'acc.relayDelay', unit: /*i18n*/ 'acc.seconds', dependsOn: { RelayMode: [1, 2] } },
     {
       name: 'DoorSensor',
       kind: 'select',
       label: /*i18n*/ 'acc.doorSensor',
-      options: [
-        { value: 0, label: /*i18n*/ 'acc.none' },
-        { value: 1, label: /*i18n*/ 'acc.normallyOpen' },
-        { value: 2, label: /*i18n*/ 'acc.normallyClosed' },
-      ],
+      options: opts(/*i18n*/ 'acc.none', /*i18n*/ 'acc.normallyOpen', /*i18n*/ 'acc.normallyClosed'),
     },
-    { name: 'WiegandFormat', kind: 'select', label: /*i18n*/ 'acc.wiegand', options: WIEGAND.map((label, value) => ({ value, label })) },
+    { name: 'WiegandFormat', kind: 'select', label: /*i18n*/ 'acc.wiegand', options: opts(...WIEGAND) },
     {
       name: 'CardDisplay',
       kind: 'radio',
       label: /*i18n*/ 'acc.cardDisplay',
-      options: [
-        { value: 0, label: /*i18n*/ 'acc.bigEnd' },
-        { value: 1, label: /*i18n*/ 'acc.littleEnd' },
-      ],
+      options: opts(/*i18n*/ 'acc.bigEnd', /*i18n*/ 'acc.littleEnd'),
     },
     {
       name: 'CardLength',

@@ -1,6 +1,7 @@
 // Card settings (SPEC §3: show, identify, read mode; the fields are the
 // contract's choice, see CardInfo in docs/API.md).
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
+import { opts } from '../../form/rules.ts';
 
 export const cardForm: FormDef = {
   read: 'SetCardInfo',
@@ -12,10 +13,7 @@ export const cardForm: FormDef = {
       name: 'ReadMode',
       kind: 'radio',
       label: /*i18n*/ 'acc.readMode',
-      options: [
-        { value: 0, label: /*i18n*/ 'acc.readSerial' },
-        { value: 1, label: /*i18n*/ 'acc.readSector' },
-      ],
+      options: opts(/*i18n*/ 'acc.readSerial', /*i18n*/ 'acc.readSector'),
     },
     { name: 'Sector', kind: 'number', label: /*i18n*/ 'acc.sector', dependsOn: { ReadMode: [1] } },
   ],

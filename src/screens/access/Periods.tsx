@@ -2,7 +2,7 @@
 // end, cycle): GET SetGroupTime reads them, POST AddGroupTime adds one,
 // POST DelSomeGroup deletes the selected ones (both URL-encoded).
 import { i18n } from '@lingui/core';
-import type { Problem, Values } from '../../form/rules.ts';
+import { opts, type Problem, type Values } from '../../form/rules.ts';
 import { RecordList, type ListDef } from '../../form/RecordList.tsx';
 
 const CYCLES = [/*i18n*/ 'acc.once', /*i18n*/ 'acc.daily', /*i18n*/ 'acc.weekly', /*i18n*/ 'acc.monthly', /*i18n*/ 'acc.yearly'];
@@ -24,7 +24,7 @@ const def = (type: 0 | 1): ListDef => ({
     { name: 'Name', kind: 'text', label: /*i18n*/ 'acc.name' },
     { name: 'Start', kind: 'datetime', label: /*i18n*/ 'acc.start' },
     { name: 'End', kind: 'datetime', label: /*i18n*/ 'acc.end' },
-    { name: 'Cycle', kind: 'select', label: /*i18n*/ 'acc.cycle', options: CYCLES.map((label, value) => ({ value, label })) },
+    { name: 'Cycle', kind: 'select', label: /*i18n*/ 'acc.cycle', options: opts(...CYCLES) },
   ],
   blank: { Name: '', Start: '', End: '', Cycle: 0 },
   addTitle: /*i18n*/ 'acc.addPeriod',

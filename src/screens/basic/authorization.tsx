@@ -5,7 +5,8 @@
 // Each part shows only when the device function list has wiegand / bluetooth.
 import { useEffect, useId, useMemo, useState } from 'react';
 import { i18n } from '@lingui/core';
-import { Loading, SettingsForm } from '../../form/SettingsForm.tsx';
+import { SettingsForm } from '../../form/SettingsForm.tsx';
+import { Failed, Loading } from '../../ui/Status.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { requestGoform } from '../../api/request.ts';
 import { MESSAGES, messageFor } from '../../api/errors.ts';
@@ -87,15 +88,7 @@ function AuthList({ title, read, status, remove }: ListProps) {
     setBusy(false);
   };
   let body;
-  if (failed)
-    body = (
-      <p role="alert">
-        {i18n._('msg.failed')}{' '}
-        <button type="button" class="button" onClick={load}>
-          {i18n._('action.retry')}
-        </button>
-      </p>
-    );
+  if (failed) body = <Failed message={i18n._(MESSAGES.failed)} retry={load} />;
   else if (!list) body = <Loading />;
   else
     body = (

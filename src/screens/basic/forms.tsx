@@ -4,12 +4,11 @@
 // The route files re-export these through index.ts.
 import { useEffect, useMemo, useState } from 'react';
 import { i18n } from '@lingui/core';
-import { Loading, SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
-import type { FieldDef, Option } from '../../form/rules.ts';
+import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
+import { Loading } from '../../ui/Status.tsx';
+import { opts, type FieldDef } from '../../form/rules.ts';
 import { requestGoform } from '../../api/request.ts';
 
-/** Options whose values are 0, 1, 2, ... in order. */
-const opts = (...labels: string[]): Option[] => labels.map((label, value) => ({ value, label }));
 const screen = (def: FormDef) => () => <SettingsForm def={def} />;
 
 const DATE_FORMAT: FieldDef = { name: 'DateFormat', kind: 'select', label: /*i18n*/ 'basic.dateFormat', options: opts(/*i18n*/ 'basic.df0', /*i18n*/ 'basic.df1', /*i18n*/ 'basic.df2', /*i18n*/ 'basic.df3') };

@@ -8,7 +8,7 @@ import { requestGoform } from '../../api/request.ts';
 import type { ResponseOf } from '../../api/contract.ts';
 import { useStore } from '../../state/use-store.ts';
 import { $session } from '../../state/session.ts';
-import { Failed, Loading } from '../../form/SettingsForm.tsx';
+import { Failed, Loading } from '../../ui/Status.tsx';
 
 type Info = ResponseOf<'SetInfoParam'>;
 

@@ -7,11 +7,11 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
+import { POLL_MS, untilDone } from '../../api/poll.ts';
 import { MESSAGES, messageFor } from '../../api/errors.ts';
 import type { Reply } from '../../api/contract.ts';
 import { notify } from '../../ui/toast.ts';
 
-export const POLL_MS = 500;
 const ROUTES = [/*i18n*/ 'basic.route1', /*i18n*/ 'basic.route2'];
 
 export function WiganPairing() {
@@ -25,18 +25,12 @@ export function WiganPairing() {
     setBusy(true);
     setFound(null);
     try {
-      for (;;) {
-        const r = await requestGoform('AnvizWiegandMatch', { Route: route });
-        if (!mounted.current) return;
-        if (r.retvalue !== 'wait') {
-          if (r.retvalue === 0) {
-            setFound(r);
-            notify('success', i18n._(MESSAGES.success));
-          } else notify('error', messageFor(r.retvalue, r.msg));
-          break;
-        }
-        await new Promise((done) => setTimeout(done, POLL_MS));
-      }
+      // The terminal listens until a reader answers: no limit on the tries, only on this screen being open.
+      const r = await untilDone(() => requestGoform('AnvizWiegandMatch', { Route: route }), () => mounted.current, POLL_MS, Infinity);
+      if (r?.retvalue === 0) {
+        setFound(r);
+        notify('success', i18n._(MESSAGES.success));
+      } else if (r) notify('error', messageFor(r.retvalue, r.msg));
     } catch {
       // Already told by the request layer.
     }

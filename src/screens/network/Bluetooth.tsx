@@ -8,9 +8,10 @@ import type { ResponseOf } from '../../api/contract.ts';
 import { requestGoform } from '../../api/request.ts';
 import { MESSAGES } from '../../api/errors.ts';
 import { notify } from '../../ui/toast.ts';
-import { Loading, SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
+import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
+import { Failed, Loading } from '../../ui/Status.tsx';
 import { Table } from '../../ui/Table.tsx';
-import { untilDone } from './forms.tsx';
+import { untilDone } from '../../api/poll.ts';
 
 const ON = { BleOption: [1] };
 
@@ -105,12 +106,7 @@ function BleDevices() {
   return (
     <section class="panel" style="margin-top:1rem">
       {paired === 'failed' ? (
-        <p role="alert">
-          {i18n._(MESSAGES.failed)}{' '}
-          <button type="button" class="button" onClick={loadPaired}>
-            {i18n._('action.retry')}
-          </button>
-        </p>
+        <Failed message={i18n._(MESSAGES.failed)} retry={loadPaired} />
       ) : paired ? (
         <Devices title={i18n._('net.paired')} list={paired} />
       ) : (

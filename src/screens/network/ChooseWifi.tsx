@@ -8,7 +8,8 @@ import type { ResponseOf } from '../../api/contract.ts';
 import { requestGoform } from '../../api/request.ts';
 import { MESSAGES } from '../../api/errors.ts';
 import { Table } from '../../ui/Table.tsx';
-import { SECURITY, untilDone } from './forms.tsx';
+import { SECURITY } from './forms.tsx';
+import { untilDone } from '../../api/poll.ts';
 import { JoinForm } from './Join.tsx';
 
 type Network = NonNullable<ResponseOf<'GetChooseWirless'>['List']>[number];

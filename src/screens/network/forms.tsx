@@ -1,16 +1,13 @@
 // The network screens that are settings forms (SPEC §2 Network group, §3
 // Network), and what all network screens share: the SPEC §4 warning around
-// saves that may cut this page off the device, option lists, and polling a
-// call that answers "wait" while the device works. One module so the route
-// chunks share one file (each route file re-exports its screen).
+// saves that may cut this page off the device, and the Wi-Fi security options.
 import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
-import type { Option } from '../../form/rules.ts';
+import { opts } from '../../form/rules.ts';
 import { MESSAGES } from '../../api/errors.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
 import { clearSession } from '../../state/session.ts';
-import { WAIT } from '../../api/contract.ts';
 import { JOIN_FAILED } from '../../api/codes.ts';
 
 export const CONFIRM_SAVE = /*i18n*/ 'net.confirmSave';
@@ -29,21 +26,7 @@ export const linkForm = (def: FormDef): FormDef => ({
   afterSave: async () => void (await offerLogin()),
 });
 
-export const opts = (...labels: string[]): Option[] => labels.map((label, value) => ({ value, label }));
-
 export const SECURITY = opts(/*i18n*/ 'net.secOpen', /*i18n*/ 'net.secPersonal', /*i18n*/ 'net.secEnterprise');
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Ask again every `ms` while the reply is "wait" (and `alive()`), at most `tries` times. */
-export async function untilDone<R extends { retvalue: unknown }>(ask: () => Promise<R>, alive: () => boolean, ms = 500, tries = 60): Promise<R | null> {
-  for (let i = 0; i < tries && alive(); i++) {
-    const r = await ask();
-    if (r.retvalue !== WAIT) return r;
-    await sleep(ms);
-  }
-  return null;
-}
 
 // Internet (SPEC §3 Network): WAN mode, automatic DNS, DNS server.
 
