@@ -46,6 +46,8 @@ function kindProblem(v: unknown, f: Field, path: string): string | null {
         if (p) return p;
       }
       return null;
+    case 'file':
+      return null;
   }
 }
 
@@ -55,6 +57,8 @@ export function checkReply(call: string, status: number, body: string): string[]
   if (!spec) return [`not a call of the contract`];
   if (status !== 200) return [`HTTP status ${status}`];
   let reply: unknown;
+  // A call that answers a file (an export, a photo) answers JSON only when it fails.
+  if (spec.reply === 'file' && !/^\s*[{"]/.test(body)) return [];
   try {
     reply = JSON.parse(body);
     if (typeof reply === 'string') reply = JSON.parse(reply);

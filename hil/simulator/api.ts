@@ -4,52 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { CALLS, type CallName } from '../../src/api/contract.ts';
 import type { DeviceProfile } from './profile.ts';
-import type { Store } from './store.ts';
+import { fail, reject, type CallImpl, type Context, type DeviceState, type Reply } from './types.ts';
 import { AREA_HANDLERS, pairHandlers, seedSettings } from './settings.ts';
 
-export interface DeviceState {
-  admin: { username: string; password: string };
-  LanguageSettingItem: 0 | 1;
-  /** Enrolled users (the user-management issue gives them their full shape). */
-  users: { id: string; name: string; card?: string; fingerprints: number; face: 0 | 1; iris: 0 | 1 }[];
-  records: { time: string; userId: string; status: number }[];
-  /** Settings pairs by name without the Set/Get prefix (KaoqinParam, ...). */
-  settings: Record<string, Record<string, unknown>>;
-}
-
-export interface Reply {
-  retvalue: number | 'wait';
-  msg?: string;
-  reboot?: boolean;
-  field?: string;
-  [k: string]: unknown;
-}
-
-export function fail(retvalue: number, msg = `err.${retvalue}`, extra: Partial<Reply> = {}): Reply {
-  return { retvalue, msg, ...extra };
-}
-
-export interface Session {
-  token: string;
-  user: string;
-  lastUsed: number;
-}
-
-export interface Context {
-  profile: DeviceProfile;
-  store: Store<DeviceState>;
-  sessions: Map<string, Session>;
-  session?: Session;
-  now: () => number;
-}
-
-type Handler = (ctx: Context, params: Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>;
-
-export interface CallImpl {
-  handle: Handler;
-  /** Codes for invalid values of particular fields, instead of the generic 10005. */
-  invalidCodes?: Record<string, number>;
-}
+export { fail, reject, failureOf } from './types.ts';
+export type { DeviceState, Reply, Session, Context, Handler, CallImpl } from './types.ts';
 
 export function seedState(profile: DeviceProfile): DeviceState {
   const users: DeviceState['users'] = [
@@ -78,7 +37,7 @@ function systemInfo(ctx: Context) {
     Serial: p.Serial,
     funOption: { ...p.funOption },
     UserCount: s.users.length,
-    FPCount: s.users.reduce((n, u) => n + u.fingerprints, 0),
+    FPCount: s.users.reduce((n, u) => n + Number(u.fingerprints ?? 0), 0),
     FaceCount: s.users.filter((u) => u.face).length,
     IrisCount: s.users.filter((u) => u.iris).length,
     CardCount: s.users.filter((u) => u.card).length,
@@ -88,19 +47,6 @@ function systemInfo(ctx: Context) {
     EthMAC: p.EthMAC,
     WifiMAC: p.WifiMAC,
   };
-}
-
-class Failure extends Error {
-  constructor(readonly reply: Reply) {
-    super(reply.msg);
-  }
-}
-/** Throw from a handler to answer with an error code. */
-export function reject(retvalue: number, msg?: string, extra?: Partial<Reply>): never {
-  throw new Failure(fail(retvalue, msg, extra));
-}
-export function failureOf(err: unknown): Reply | null {
-  return err instanceof Failure ? err.reply : null;
 }
 
 export const IMPLEMENTED: Partial<Record<CallName, CallImpl>> = {

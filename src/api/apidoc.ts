@@ -52,8 +52,9 @@ function fieldTable(title: string, fields: Fields): string[] {
 
 function callSection(name: string, c: CallSpec): string[] {
   const lines = [`### ${c.method} ${GOFORM_PREFIX}${c.path}`, '', c.purpose, ''];
-  const enc = { query: 'URL query', json: 'JSON body (`application/json`)', form: 'URL-encoded body (`application/x-www-form-urlencoded`)' }[c.encoding];
+  const enc = { query: 'URL query', json: 'JSON body (`application/json`)', form: 'URL-encoded body (`application/x-www-form-urlencoded`)', multipart: 'multipart body (`multipart/form-data`): text fields as text, files as file parts' }[c.encoding];
   lines.push(`- Parameters travel as: ${enc}.`, `- Needs a session token: ${c.auth ? 'yes' : 'no'}.`);
+  if (c.reply === 'file') lines.push('- A success answers the file itself (not JSON); a failure answers the JSON envelope with its code.');
   if (c.fieldsPending) {
     lines.push(`- Fields: not yet defined (${c.fieldsPending}). The simulated terminal answers 10001 until then.`, '');
     return lines;

@@ -11,6 +11,12 @@ export const SCAN_FAILED = 30101;
 export const JOIN_FAILED = 30102;
 /** Pairing with a Bluetooth device failed. */
 export const PAIR_FAILED = 30201;
+/** Face or finger enrolment failed on the terminal (a poor template, the person left). */
+export const ENROLL_FAILED = 40501;
+/** The terminal gave up enrolling: no one came within the countdown (SPEC §4, 30 s). */
+export const ENROLL_TIMEOUT = 40502;
+/** Another enrolment is running on the terminal. */
+export const ENROLL_BUSY = 40504;
 
 export interface AddedCode {
   code: number;
@@ -24,8 +30,8 @@ export const ADDED_CODES: readonly AddedCode[] = [
   {
     code: ADD_LIMIT,
     msg: 'msg.addUpToLimit',
-    calls: ['AddGroupTime', 'GetUniversalGroup'],
-    meaning: 'Every place is taken (16 periods of a type, 16 work groups); nothing was added.',
+    calls: ['AddGroupTime', 'GetUniversalGroup', 'adduser', 'edituser', 'regfp', 'getOnlineEnrollStatus', 'GetExcelAddUser'],
+    meaning: 'Every place is taken (16 periods of a type, 16 work groups; MaxUser users, MaxFP fingerprints, MaxFACE faces, or the card capacity); nothing was added.',
     console: 'Shows the message; the add dialog stays open with what was typed.',
   },
   {
@@ -48,5 +54,26 @@ export const ADDED_CODES: readonly AddedCode[] = [
     calls: ['GetBleConnect'],
     meaning: 'The Bluetooth device was not in range or was not found by the last search; nothing was paired.',
     console: 'Shows the message; the device list stays as it was.',
+  },
+  {
+    code: ENROLL_FAILED,
+    msg: 'msg.enrollFailed',
+    calls: ['getOnlineEnrollStatus'],
+    meaning: 'The face or finger enrolment failed on the terminal; nothing was stored.',
+    console: 'Stops the countdown and says enrolment failed; it can be started again.',
+  },
+  {
+    code: ENROLL_TIMEOUT,
+    msg: 'msg.enrollTimeout',
+    calls: ['getOnlineEnrollStatus'],
+    meaning: 'The terminal gave up enrolling after 30 s with no face or finger presented.',
+    console: 'Stops the countdown and says the enrolment timed out. The console also cancels and says so itself when its own countdown reaches 0.',
+  },
+  {
+    code: ENROLL_BUSY,
+    msg: 'msg.enrollBusy',
+    calls: ['regfp', 'getOnlineEnrollStatus'],
+    meaning: 'Another enrolment is running on the terminal; this one was not started.',
+    console: 'Shows the message; nothing starts.',
   },
 ];

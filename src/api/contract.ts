@@ -7,6 +7,7 @@
 
 import type { Area, CallSpec, Field, Fields } from './fields.ts';
 import { SETTINGS_PAIRS } from './settings/index.ts';
+import { USER_CALLS } from './users.ts';
 export type { Area, CallSpec, Field, FieldKind, Fields } from './fields.ts';
 
 /** Envelope every reply carries besides the call's own response fields (SPEC §8). */
@@ -39,7 +40,6 @@ export const WAIT = 'wait';
 // Shared field definitions
 
 const none = {} as const satisfies Fields;
-const PENDING_USERS = 'defined by the user-management issue';
 const PENDING_MAINT = 'defined by the maintenance and records issue';
 
 const funs = {
@@ -231,20 +231,23 @@ export const CALLS = {
   DownloadReportForm: pending('GET', 'DownloadReportForm', 'Records', 'Download the report as a file.', 'query', PENDING_MAINT),
   searchThermometryRecord: pending('GET', 'searchThermometryRecord', 'Records', 'Search temperature records (all, abnormality, normal).', 'query', PENDING_MAINT),
 
-  // Users
-  userlist: pending('GET', 'userlist', 'Users', 'List users (query: page, user ID, start and end time).', 'query', PENDING_USERS),
-  GetUserInfo: pending('POST', 'GetUserInfo', 'Users', 'Read one user.', 'json', PENDING_USERS),
-  edituser: pending('POST', 'edituser', 'Users', 'Save a user.', 'json', PENDING_USERS),
-  deleteuser: pending('POST', 'deleteuser', 'Users', 'Delete one user.', 'json', PENDING_USERS),
-  deletsomeuser: pending('POST', 'deletsomeuser', 'Users', 'Delete the selected users.', 'json', PENDING_USERS),
-  adduser: pending('POST', 'adduser', 'Users', 'Add a user.', 'json', PENDING_USERS),
-  getOnlineEnrollStatus: pending('POST', 'getOnlineEnrollStatus', 'Users', 'Poll face or finger enrolment ("wait" while enrolling).', 'json', PENDING_USERS),
-  regfp: pending('POST', 'regfp', 'Users', 'Start fingerprint enrolment for one finger.', 'json', PENDING_USERS),
-  GetExcelAddUser: pending('POST', 'GetExcelAddUser', 'Users', 'Bulk add users from a spreadsheet.', 'form', PENDING_USERS),
-  ExportUserAll: pending('POST', 'ExportUserAll', 'Users', 'Export all users (no payload).', 'json', PENDING_USERS),
+  // Users (src/api/users.ts)
+  ...USER_CALLS,
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof CALLS;
+
+/** How a call travels. */
+export type Route = Pick<CallSpec, 'method' | 'path' | 'encoding'>;
+
+/**
+ * Method and encoding of a call. What the console ships (build.ts) states
+ * SPEC §7's naming rule once (Set* is a GET with a query, anything else a
+ * POST with a JSON body) and lists only the calls that differ from it.
+ */
+export function routeOf(name: CallName): Route {
+  return CALLS[name];
+}
 
 // ---------------------------------------------------------------------------
 // TypeScript types derived from the table
@@ -260,7 +263,9 @@ type ValueOf<F> = F extends { kind: 'int' }
         ? ShapeOf<S>
         : F extends { kind: 'objects'; fields: infer S }
           ? ShapeOf<S>[]
-          : F extends { values: readonly (infer V)[] }
+          : F extends { kind: 'file' }
+            ? Blob
+            : F extends { values: readonly (infer V)[] }
             ? V
             : string;
 

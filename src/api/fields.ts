@@ -9,7 +9,8 @@ export type FieldKind =
   | 'flag' // 0 or 1
   | 'strings' // array of text
   | 'object' // nested record, see `fields`
-  | 'objects'; // array of nested records, see `fields`
+  | 'objects' // array of nested records, see `fields`
+  | 'file'; // a file in a multipart body (a Blob in the console)
 
 export interface Field {
   readonly kind: FieldKind;
@@ -49,9 +50,12 @@ export interface CallSpec {
   /**
    * How request fields travel. `query`: URL query (every GET, and POSTs the
    * spec calls "params"); `json`: JSON body; `form`: URL-encoded body (the
-   * spec's "serialized payload").
+   * spec's "serialized payload"); `multipart`: multipart/form-data, for
+   * calls that carry a file.
    */
-  readonly encoding: 'query' | 'json' | 'form';
+  readonly encoding: 'query' | 'json' | 'form' | 'multipart';
+  /** `file`: a success answers the file itself (an export, a photo); failures still answer the envelope. */
+  readonly reply?: 'file';
   /** false only for calls that work without a session token. */
   readonly auth: boolean;
   readonly request: Fields;

@@ -1,7 +1,7 @@
 // requestGoform(): the one way the console talks to the device.
 // Every rule of SPEC §7 "General" and §8 "Response handling" lives here.
 import {
-  CALLS,
+  routeOf,
   GOFORM_PREFIX,
   HEADERS,
   REQUEST_TIMEOUT_MS,
@@ -74,12 +74,17 @@ export interface RequestOptions {
  * SPEC §8 passes to the caller (10003, 10005, "wait"); rejects with a
  * GoformError otherwise, after telling the user where SPEC §8 says so.
  */
-export async function requestGoform<N extends CallName>(
-  name: N,
-  params?: RequestOf<N>,
-  options: RequestOptions = {},
-): Promise<Reply<N>> {
-  const spec = CALLS[name];
+export async function requestGoform<N extends CallName>(name: N, params?: RequestOf<N>, options: RequestOptions = {}): Promise<Reply<N>> {
+  return handleReply(await transport(name, params, options)) as Reply<N>;
+}
+
+/**
+ * The request as SPEC §7 General says (headers, timestamp, encoding,
+ * timeout); `read` turns the HTTP answer into the device's reply. Rejects,
+ * after saying so, when no answer came.
+ */
+export async function transport(name: CallName, params: object = {}, options: RequestOptions = {}, read = async (res: Response): Promise<unknown> => parseBody(await res.text())): Promise<unknown> {
+  const spec = routeOf(name);
   const query = new URLSearchParams();
   query.set(TIMESTAMP_PARAM, String(Date.now()));
   const headers: Record<string, string> = {
@@ -90,10 +95,14 @@ export async function requestGoform<N extends CallName>(
   const token = $session.get()?.token;
   if (token) headers[HEADERS.token] = token;
 
-  let body: string | undefined;
-  const p = (params ?? {}) as Params;
+  let body: string | FormData | undefined;
+  const p = params as Params;
   if (spec.method === 'GET' || spec.encoding === 'query') {
     toSearch(p, query);
+  } else if (spec.encoding === 'multipart') {
+    // Files as file parts, the rest as text; the browser writes the boundary.
+    body = new FormData();
+    for (const [k, v] of Object.entries(p)) if (v !== undefined) body.append(k, v instanceof Blob ? v : encodeValue(v));
   } else if (spec.encoding === 'form') {
     body = toSearch(p, new URLSearchParams()).toString();
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
@@ -110,7 +119,6 @@ export async function requestGoform<N extends CallName>(
   }, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
   options.signal?.addEventListener('abort', () => controller.abort());
 
-  let reply: unknown;
   try {
     const res = await fetch(`${GOFORM_PREFIX}${spec.path}?${query}`, {
       method: spec.method,
@@ -120,7 +128,7 @@ export async function requestGoform<N extends CallName>(
       signal: controller.signal,
     });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    reply = parseBody(await res.text());
+    return await read(res);
   } catch (err) {
     if (options.signal?.aborted) throw new GoformError('aborted', 'aborted', true);
     const text = i18n._(timedOut ? MESSAGES.networkConnectionFailed : MESSAGES.networkError);
@@ -129,7 +137,6 @@ export async function requestGoform<N extends CallName>(
   } finally {
     clearTimeout(timer);
   }
-  return handleReply(reply) as Reply<N>;
 }
 
 /** SPEC §8 response handling, separate from transport so it reads like the spec. */

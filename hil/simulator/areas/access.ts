@@ -3,7 +3,7 @@
 // `handlers` are the calls that need more than storing a form: numbered
 // records (time groups, time zones, shifts), periods and work groups.
 // Those live in `settings.access` (factory values until the first change).
-import { reject, type CallImpl, type Context } from '../api.ts';
+import { reject, type CallImpl, type Context } from '../types.ts';
 import { ADD_LIMIT } from '../../../src/api/codes.ts';
 
 export const seeds: Record<string, Record<string, unknown>> = {

@@ -6,7 +6,7 @@
 // Errors are answered as reply fields (retvalue overrides the 0 the server
 // puts first), so this file needs nothing at run time from ../api.ts, which
 // imports it.
-import type { CallImpl, Context } from '../api.ts';
+import type { CallImpl, Context } from '../types.ts';
 
 /** An error reply (SPEC §8 code, message id, the field at fault). */
 const no = (retvalue: number, field?: string, msg = `err.${retvalue}`) => ({ retvalue, msg, ...(field ? { field } : {}) });

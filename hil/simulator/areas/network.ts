@@ -6,7 +6,7 @@
 // takes, injected failures) is `surroundings(store)`: per running simulator,
 // not stored, so a restart brings the defaults back. Tests change it through
 // the simulator's store: `surroundings(terminal.sim.store).joinFails = true`.
-import type { CallImpl, Context, Reply } from '../api.ts';
+import type { CallImpl, Context, Reply } from '../types.ts';
 import { JOIN_FAILED, PAIR_FAILED, SCAN_FAILED } from '../../../src/api/codes.ts';
 
 export const seeds: Record<string, Record<string, unknown>> = {

@@ -1,0 +1,74 @@
+// What the simulator's areas and its API table share: the device state, the
+// handler context and shape, and how a handler answers an error. The areas
+// import this, not api.ts, so nothing imports back the module that imports it.
+import type { DeviceProfile } from './profile.ts';
+import type { Store } from './store.ts';
+
+export interface DeviceState {
+  admin: { username: string; password: string };
+  LanguageSettingItem: 0 | 1;
+  /** Enrolled users (hil/simulator/areas/users.ts gives their shape). */
+  users: Record<string, unknown>[];
+  records: { time: string; userId: string; status: number }[];
+  /** Settings pairs by name without the Set/Get prefix (KaoqinParam, ...). */
+  settings: Record<string, Record<string, unknown>>;
+}
+
+export interface Reply {
+  retvalue: number | 'wait';
+  msg?: string;
+  reboot?: boolean;
+  field?: string;
+  [k: string]: unknown;
+}
+
+export function fail(retvalue: number, msg = `err.${retvalue}`, extra: Partial<Reply> = {}): Reply {
+  return { retvalue, msg, ...extra };
+}
+
+export interface Session {
+  token: string;
+  user: string;
+  lastUsed: number;
+}
+
+export interface Context {
+  profile: DeviceProfile;
+  store: Store<DeviceState>;
+  sessions: Map<string, Session>;
+  session?: Session;
+  now: () => number;
+}
+
+/** A file that arrived in a multipart body. */
+export interface Upload {
+  filename: string;
+  type: string;
+  data: Buffer;
+}
+
+/** A file a handler answers instead of JSON (an export). */
+export interface FileReply {
+  file: { name: string; type: string; data: Buffer };
+}
+
+export type Handler = (ctx: Context, params: Record<string, unknown>) => Promise<Record<string, unknown> | FileReply> | Record<string, unknown> | FileReply;
+
+export interface CallImpl {
+  handle: Handler;
+  /** Codes for invalid values of particular fields, instead of the generic 10005. */
+  invalidCodes?: Record<string, number>;
+}
+
+class Failure extends Error {
+  constructor(readonly reply: Reply) {
+    super(reply.msg);
+  }
+}
+/** Throw from a handler to answer with an error code. */
+export function reject(retvalue: number, msg?: string, extra?: Partial<Reply>): never {
+  throw new Failure(fail(retvalue, msg, extra));
+}
+export function failureOf(err: unknown): Reply | null {
+  return err instanceof Failure ? err.reply : null;
+}
