@@ -136,14 +136,14 @@ export function callsUsed(dir = join(ROOT, 'src'), checked = false): Set<string>
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.tsx?$/.test(e.name) && !/\/api\/request\.ts$/.test(p)) {
+      else if (/\.tsx?$/.test(e.name) && !/\/api\/(request|file)\.ts$/.test(p)) {
         const src = readFileSync(p, 'utf8');
         const defs = checked ? /\b(?:write|add):\s*['"](\w+)['"]|rulesOf\(\s*['"](\w+)['"]/g : /\b(?:read|write|add|del):\s*['"](\w+)['"]|rulesOf\(\s*['"](\w+)['"]/g;
         for (const m of src.matchAll(defs)) used.add(m[1] ?? m[2]);
         if (checked || /[\\/]form[\\/]/.test(p)) continue;
-        for (const m of src.matchAll(/requestGoform\(\s*([^,)\s]*)/g)) {
+        for (const m of src.matchAll(/(?:requestGoform|requestFile)\(\s*([^,)\s]*)/g)) {
           const lit = /^['"](\w+)['"]$/.exec(m[1]);
-          if (!lit) throw new Error(`${relative(ROOT, p)}: requestGoform needs a literal call name (the build ships only the calls it sees)`);
+          if (!lit) throw new Error(`${relative(ROOT, p)}: requestGoform / requestFile need a literal call name (the build ships only the calls it sees)`);
           used.add(lit[1]);
         }
       }
@@ -193,7 +193,18 @@ function contractPlugin(): Plugin {
           if (!Object.keys(req).length) continue;
           rules[name] = Object.fromEntries(Object.entries(req).map(([k, f]) => [k, (({ doc, fields, ...rest }) => (void doc, void fields, rest))(f)]));
         }
-        return { contents: `const R = ${JSON.stringify(rules)};\nexport function rulesOf(name) { return R[name] || {}; }`, loader: 'js' };
+        // Field rules repeat (a time, a flag, a date): each distinct one is written once and referred to by number.
+        const distinct: string[] = [];
+        const ref = (f: Record<string, unknown>) => {
+          const j = JSON.stringify(f);
+          if (!distinct.includes(j)) distinct.push(j);
+          return distinct.indexOf(j);
+        };
+        const table = Object.fromEntries(Object.entries(rules).map(([call, fs]) => [call, Object.fromEntries(Object.entries(fs).map(([k, f]) => [k, ref(f as Record<string, unknown>)]))]));
+        return {
+          contents: `const F = [${distinct.join(',')}];\nconst R = ${JSON.stringify(table)};\nexport function rulesOf(name) { const r = R[name] || {}; return Object.fromEntries(Object.entries(r).map(([k, i]) => [k, F[i]])); }`,
+          loader: 'js',
+        };
       });
     },
   };
@@ -303,7 +314,7 @@ interface AppBuild {
   catalogs: Record<string, string>; // locale -> served name of its core texts
   screenTexts: Record<string, string>; // locale -> served name of its screen texts
   preload: string[]; // the entry's static imports, preloaded by index.html
-  layout: string[]; // the layout's and screens' files: preloaded when signed in, prefetched on the login page
+  layout: string[]; // the layout's and screens' files: preloaded when signed in, requested at sign-in on the login page
   critical: Set<string>; // served names on the English login path (besides index.html)
 }
 
@@ -425,12 +436,14 @@ function hashName(base: string, ext: string, content: Uint8Array): string {
 /**
  * Inline in index.html: start the downloads the first screen needs alongside
  * the app instead of after it: the chosen language's catalogue; with a
- * session cookie, the layout, its screens and their texts; without one, the
- * same files as a low-priority prefetch, fetched while the password is typed.
+ * session cookie, the layout, its screens and their texts. Without one
+ * (the login page) they are requested when the sign-in form is sent, in
+ * parallel with the sign-in call, and not before: nothing of the screens
+ * loads on the login page itself.
  */
 async function preloadScript(app: AppBuild): Promise<string> {
   const data = { c: app.catalogs, t: app.screenTexts, o: app.layout };
-  const src = `(function(d){function p(f,q){var k=document.createElement("link"),c=/css$/.test(f);k.rel=q?"prefetch":c?"preload":"modulepreload";if(c)k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),Object.keys(d.c))}catch(e){}p(d.c[l]);var q=!/(^|; *)Admin-Token=/.test(document.cookie);p(d.t[l],q);d.o.forEach(function(f){p(f,q)})})(${JSON.stringify(data)})`;
+  const src = `(function(d){function p(f){var k=document.createElement("link"),c=/css$/.test(f);k.rel=c?"preload":"modulepreload";if(c)k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),Object.keys(d.c))}catch(e){}p(d.c[l]);function o(){p(d.t[l]);d.o.forEach(function(f){p(f)})}/(^|; *)Admin-Token=/.test(document.cookie)?o():document.addEventListener("submit",o,{once:true})})(${JSON.stringify(data)})`;
   return (await transform(src, { minify: true, loader: 'js' })).code.trim();
 }
 

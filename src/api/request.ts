@@ -67,6 +67,8 @@ export interface RequestOptions {
   /** Overrides the 60 s timeout (tests). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Codes the caller shows itself (e.g. at a field): handed back like 10003, with nothing said. */
+  expect?: readonly number[];
 }
 
 /**
@@ -75,7 +77,7 @@ export interface RequestOptions {
  * GoformError otherwise, after telling the user where SPEC §8 says so.
  */
 export async function requestGoform<N extends CallName>(name: N, params?: RequestOf<N>, options: RequestOptions = {}): Promise<Reply<N>> {
-  return handleReply(await transport(name, params, options)) as Reply<N>;
+  return handleReply(await transport(name, params, options), options.expect) as Reply<N>;
 }
 
 /**
@@ -140,7 +142,7 @@ export async function transport(name: CallName, params: object = {}, options: Re
 }
 
 /** SPEC §8 response handling, separate from transport so it reads like the spec. */
-export function handleReply(reply: unknown): Envelope {
+export function handleReply(reply: unknown, expect?: readonly number[]): Envelope {
   if (!isEnvelope(reply)) {
     const text = messageFor(10001);
     notify('error', text);
@@ -152,7 +154,7 @@ export function handleReply(reply: unknown): Envelope {
     throw new GoformError(reply.retvalue, i18n._(MESSAGES.deviceRestart), true, reply);
   }
   const code = reply.retvalue;
-  if (code === SUCCESS || PASSED_TO_CALLER.has(code)) return reply;
+  if (code === SUCCESS || PASSED_TO_CALLER.has(code) || expect?.includes(code as number)) return reply;
 
   switch (code) {
     case 40104: {

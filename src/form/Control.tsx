@@ -65,6 +65,7 @@ export function Control({ f, value, error, label, onValue }: ControlProps) {
       value: dt ? text.replace(' ', 'T') : text,
       inputMode: numeric ? 'numeric' : f.kind === 'ip' || f.kind === 'mask' ? 'decimal' : undefined,
       maxLength: f.maxLength,
+      readOnly: f.readOnly,
       autoComplete: f.kind === 'password' ? 'new-password' : 'off',
     };
     box = <input {...(attrs as object)} onInput={(e) => onValue(dt ? e.currentTarget.value.replace('T', ' ') : e.currentTarget.value)} />;

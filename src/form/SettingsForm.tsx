@@ -18,8 +18,10 @@ import { Control } from './Control.tsx';
 import { Failed, Loading } from '../ui/Status.tsx';
 
 export interface FormDef {
-  /** GET Set<Name>: reads the values. */
-  read: CallName;
+  /** GET Set<Name>: reads the values. Without it the form starts from `blank` (adding a record). */
+  read?: CallName;
+  /** Values a form without `read` starts from. */
+  blank?: Values;
   /** POST Get<Name>: writes them. */
   write: CallName;
   fields: readonly FieldDef[];
@@ -42,7 +44,21 @@ export interface FormDef {
    * is back in AP mode, so Undo shows AP mode).
    */
   refreshOn?: readonly number[];
+  /**
+   * A code after which the user is asked `ask` and, on yes, the write is sent
+   * again with `with` added (40402: the user exists, add it again?).
+   */
+  retry?: Retry;
 }
+
+export interface Retry {
+  code: number;
+  ask: string;
+  with: Values;
+}
+
+/** Codes that come back naming a field: said at that field, not in a toast (SPEC §8 40401-40405; 10004 a full card store). */
+const FIELD_CODES = [40401, 40402, 40403, 40404, 40405, 10004];
 
 type State = { status: 'loading' } | { status: 'failed'; message: string } | { status: 'ready'; initial: Values; values: Values };
 
@@ -61,9 +77,10 @@ export function toValues(reply: object, fields: readonly BoundField[]): Values {
  * message (a toast when the field is not on the form). Other failures are
  * thrown, after the request layer has told the user.
  */
-export async function send(call: CallName, body: Values, fields: readonly BoundField[]): Promise<Record<string, string> | null> {
-  const r = await requestGoform(call, body as never);
+export async function send(call: CallName, body: Values, fields: readonly BoundField[], retry?: Retry): Promise<Record<string, string> | null> {
+  const r = await requestGoform(call, body as never, { expect: FIELD_CODES });
   if (r.retvalue === 0) return null;
+  if (r.retvalue === retry?.code) return (await confirmAction(i18n._(retry.ask))) ? send(call, { ...body, ...retry.with }, fields) : {};
   const message = messageFor(r.retvalue, r.msg);
   if (r.field && valueFields(fields).some((f) => f.name === r.field)) return { [r.field]: message };
   notify('error', message);
@@ -92,6 +109,7 @@ export function useSettings(def: FormDef) {
     }
     // A refresh that fails leaves the form as it was: what was typed is never lost.
     const failed = (message: string) => keep || setState({ status: 'failed', message });
+    if (!def.read) return setState({ status: 'ready', initial: { ...def.blank }, values: { ...def.blank } });
     try {
       const r = await requestGoform(def.read, request(k) as never);
       if (r.retvalue !== 0) return failed(messageFor(r.retvalue, r.msg));
@@ -120,7 +138,7 @@ export function useSettings(def: FormDef) {
   };
 
   const save = async () => {
-    if (!ready || !dirty.length) return;
+    if (!ready || (def.read && !dirty.length)) return;
     if (Object.keys(problems).length) {
       setTouched(Object.fromEntries(valueFields(fields).map((f) => [f.name, true])));
       return;
@@ -129,7 +147,7 @@ export function useSettings(def: FormDef) {
     if (ask && !(await confirmAction(i18n._(ask)))) return;
     setSaving(true);
     try {
-      const named = await send(def.write, { ...request(n), ...payload(fields, ready.values, contract, ready.initial) }, fields);
+      const named = await send(def.write, { ...request(n), ...payload(fields, ready.values, contract, ready.initial) }, fields, def.retry);
       if (named) return setServerErrors(named);
       notify('success', i18n._(MESSAGES.success));
       setState({ status: 'ready', initial: ready.values, values: ready.values });
@@ -244,7 +262,7 @@ export function SettingsForm({ def, children }: { def: FormDef; children?: React
             .map((f) => (f.cells ? <WeekTable key={f.name} f={f} cell={(c, label) => control(c, state.values, label)} /> : control(f, state.values)))}
           {children}
           <div class="actions">
-            <button type="submit" class="button primary" disabled={!form.dirty.length || form.saving} aria-busy={form.saving}>
+            <button type="submit" class="button primary" disabled={(def.read && !form.dirty.length) || form.saving} aria-busy={form.saving}>
               {i18n._('action.save')}
             </button>
             <button type="button" class="button" disabled={!form.dirty.length || form.saving} onClick={form.reset}>

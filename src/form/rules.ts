@@ -44,6 +44,10 @@ export interface FieldDef {
   dependsOn?: Readonly<Record<string, readonly Value[]>>;
   /** Required even when the contract marks it optional (e.g. only when shown). */
   required?: boolean;
+  /** Message id said when it is left empty (SPEC §5 words per field), instead of the general one. */
+  requiredMsg?: string;
+  /** Shown, sent, never edited (a record's key). */
+  readOnly?: boolean;
   /**
    * `weekdays`: a table with a row per weekday (Monday first) and these
    * columns; the cell of a day sends `<Day><suffix>` (MonStart, or Mon for an
@@ -124,7 +128,7 @@ export function checkField(f: BoundField, values: Values): Problem | null {
   if (!visible(f, values)) return null;
   const v = values[f.name];
   const text = v === undefined || v === null ? '' : String(v);
-  if (text === '') return f.optional && !f.required ? null : { id: /*i18n*/ 'form.required' };
+  if (text === '') return f.optional && !f.required ? null : { id: f.requiredMsg ?? /*i18n*/ 'form.required' };
   switch (f.kind) {
     case 'ip':
       if (!isIPv4(text)) return { id: /*i18n*/ 'form.ip' };

@@ -13,7 +13,7 @@ import { $drawerOpen, $mobile, $sidebarOpen } from '../state/ui.ts';
 import { startFunctionRefresh } from '../state/functions.ts';
 
 export default function Layout({ route }: { route: FlatRoute }) {
-  const Screen = SCREENS[route.path] ?? Pending;
+  const Screen = SCREENS[route.title] ?? Pending;
   const open = useStore($sidebarOpen);
   const mobile = useStore($mobile);
   const drawer = useStore($drawerOpen);

@@ -9,6 +9,7 @@ const PATHS = {
   info: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 11v6M12 7v1',
   chevron: 'M9 6l6 6-6 6',
   close: 'M6 6l12 12M18 6L6 18',
+  plus: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 7v10M7 12h10',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -77,7 +77,10 @@ test('the table covers every SPEC §2 route', () => {
   ];
   for (const p of spec) assert.ok(ROUTES.has(p), p);
   // Every built screen sits on a route of the table, inside the layout.
-  for (const p of Object.keys(SCREENS)) assert.ok(ROUTES.get(p)?.inLayout, `${p} is a layout route`);
+  const layoutRoutes = [...ROUTES.values()].filter((r) => r.inLayout);
+  const byTitle = new Map(layoutRoutes.map((r) => [r.title, r]));
+  assert.is(byTitle.size, layoutRoutes.length, 'each layout route has a title of its own (screens are keyed by it)');
+  for (const t of Object.keys(SCREENS)) assert.ok(byTitle.get(t), `${t} is the title of a layout route`);
   assert.ok(Object.keys(SCREENS).length >= 33);
 });
 

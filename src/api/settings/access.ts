@@ -6,7 +6,7 @@ import { pair, type Area, type Field } from '../fields.ts';
 
 const GROUPS: Area = 'Groups and periods';
 
-const hhmm = { kind: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', doc: '' } as const satisfies Field;
+const hhmm = { kind: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', doc: '' } as const satisfies Field;
 const name = { kind: 'string', maxLength: 16, pattern: '^.*\\S.*$', doc: 'Name, 1 to 16 characters, not only spaces.' } as const satisfies Field;
 const dateTime = {
   kind: 'string',

@@ -1,0 +1,90 @@
+// A list the device pages (users, records): the table asks for one page at a
+// time (Page, PageSize; the reply gives Total and List), so a terminal at
+// full capacity answers as fast as an empty one. The search is the caller's:
+// a new `query` starts again at page 1.
+import { useEffect, useId, useRef, useState } from 'react';
+import { i18n } from '@lingui/core';
+import type { CallName } from '../api/contract.ts';
+import { requestGoform } from '../api/request.ts';
+import { messageFor } from '../api/errors.ts';
+import { Table, type Column, type Key, type Selection } from '../ui/Table.tsx';
+import { Failed, Loading } from '../ui/Status.tsx';
+import type { Values } from './rules.ts';
+
+/** Page sizes every paged call takes (its contract's PageSize values). */
+const SIZES = [10, 20, 50, 100];
+
+export interface PagedProps<T> {
+  read: CallName;
+  query: Values;
+  cols: readonly Column<T>[];
+  rowKey: (row: T) => Key;
+  empty: string;
+  label: string;
+  select?: Omit<Selection<T>, 'picked' | 'onPick'> & { picked: Key[]; onPick: (p: Key[]) => void };
+  /** Change it to read the page again (after a delete). */
+  reload?: number;
+}
+
+export function PagedTable<T>({ read, query, cols, rowKey, empty, label, select, reload }: PagedProps<T>) {
+  const id = useId();
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(20);
+  const [data, setData] = useState<{ rows: T[]; total: number } | string | null>(null);
+  const q = JSON.stringify(query);
+  useEffect(() => setPage(1), [q]);
+  // Only the answer to the latest request is shown (a new search can overtake a slow page).
+  const latest = useRef(0);
+
+  const load = async () => {
+    const mine = ++latest.current;
+    setData(null);
+    select?.onPick([]);
+    try {
+      const r = (await requestGoform(read, { ...query, Page: page, PageSize: size } as never)) as { retvalue: unknown; msg?: string; Total?: number; List?: T[] };
+      if (mine === latest.current)
+        setData(r.retvalue === 0 ? { rows: r.List ?? [], total: r.Total ?? 0 } : messageFor(r.retvalue as number, r.msg));
+    } catch (e) {
+      if (mine === latest.current) setData((e as Error).message);
+    }
+  };
+  useEffect(() => void load(), [q, page, size, reload]);
+
+  if (data === null) return <Loading />;
+  if (typeof data === 'string') return <Failed message={data} retry={load} />;
+  const pages = Math.max(1, Math.ceil(data.total / size));
+  return (
+    <>
+      <Table rows={data.rows} cols={cols} rowKey={rowKey} label={label} empty={empty} select={select} />
+      <nav class="pager" aria-label={i18n._('form.page')}>
+        <button type="button" class="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          {i18n._('form.prev')}
+        </button>
+        <label>
+          {i18n._('form.page')}{' '}
+          <input
+            type="number"
+            min={1}
+            max={pages}
+            value={page}
+            onChange={(e) => {
+              const n = Math.trunc(Number(e.currentTarget.value));
+              if (n >= 1 && n <= pages) setPage(n);
+            }}
+          />{' '}
+          {i18n._('form.of', { n: pages })}
+        </label>
+        <button type="button" class="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          {i18n._('form.next')}
+        </button>
+        <label for={id}>{i18n._('form.perPage')}</label>
+        <select id={id} value={size} onChange={(e) => (setSize(Number(e.currentTarget.value)), setPage(1))}>
+          {SIZES.map((n) => (
+            <option key={n}>{n}</option>
+          ))}
+        </select>
+        <span>{i18n._('form.total', { n: data.total })}</span>
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+// /user/fingerprint: the user's ten fingers (SPEC §3) on a drawing of two
+// hands. Enrolled fingers are marked; a chosen finger is enrolled on the
+// terminal through regfp with "Finger Enrolling Waiting..." and the
+// countdown, or deleted after "Are you Sure?".
+import { useState } from 'react';
+import { i18n } from '@lingui/core';
+import { requestGoform } from '../../api/request.ts';
+import { MESSAGES } from '../../api/errors.ts';
+import { notify } from '../../ui/toast.ts';
+import { confirmAction } from '../../ui/confirm.tsx';
+import { EnrolState, WithUser, useEnrol, useUser, type UserInfo } from './enrol.tsx';
+import { FINGER_NAMES, Hands } from './Hands.tsx';
+import { forUser } from './pick.tsx';
+
+function Fingers({ u, reload }: { u: UserInfo; reload: () => void }) {
+  const [finger, setFinger] = useState(6);
+  const e = useEnrol(u.UserID, 1, reload);
+  const on = (u.FPMask >> finger) & 1;
+  const remove = async () => {
+    if (!(await confirmAction())) return;
+    try {
+      await requestGoform('getOnlineEnrollStatus', { UserID: u.UserID, Type: 1, Finger: finger, Delete: 1 });
+      notify('success', i18n._(MESSAGES.success));
+    } catch {
+      // Already said.
+    }
+    reload();
+  };
+  return (
+    <>
+      <Hands enrolled={u.FPMask} picked={finger} onPick={setFinger} />
+      <p>
+        {i18n._(FINGER_NAMES[finger])}: {i18n._(on ? /*i18n*/ 'user.enrolledOne' : /*i18n*/ 'user.notEnrolled')}
+      </p>
+      <EnrolState e={e} text={/*i18n*/ 'user.fingerWaiting'} />
+      <div class="actions">
+        <button type="button" class="button primary" disabled={e.waiting} onClick={() => e.start(() => requestGoform('regfp', { UserID: u.UserID, Finger: finger }))}>
+          {i18n._('user.enrolFinger')}
+        </button>
+        {!!on && (
+          <button type="button" class="button" disabled={e.waiting} onClick={remove}>
+            {i18n._('user.deleteFinger')}
+          </button>
+        )}
+      </div>
+    </>
+  );
+}
+
+export const Fingerprint = forUser(({ id }) => {
+  const [user, reload] = useUser(id);
+  return <WithUser user={user} retry={reload}>{(u) => <Fingers u={u} reload={reload} />}</WithUser>;
+});

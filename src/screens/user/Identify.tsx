@@ -1,0 +1,92 @@
+// /user/identify: the user's face. Face enrolment on the terminal with the
+// SPEC §4 countdown, deleting the face template, and the face photo: the
+// stored one, a preview of the one picked, and the upload, whose size and
+// format the device checks (10101, 10102).
+import { useEffect, useState } from 'react';
+import { i18n } from '@lingui/core';
+import { requestGoform } from '../../api/request.ts';
+import { requestFile } from '../../api/file.ts';
+import { MESSAGES } from '../../api/errors.ts';
+import { notify } from '../../ui/toast.ts';
+import { confirmAction } from '../../ui/confirm.tsx';
+import { FilePick } from '../../ui/FilePick.tsx';
+import { EnrolState, WithUser, useEnrol, useUser, type UserInfo } from './enrol.tsx';
+import { forUser } from './pick.tsx';
+
+/** An object URL for a blob, revoked when it changes or the screen closes. */
+function useBlobUrl(blob: Blob | null) {
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    const u = blob ? URL.createObjectURL(blob) : undefined;
+    setUrl(u);
+    return () => void (u && URL.revokeObjectURL(u));
+  }, [blob]);
+  return url;
+}
+
+function Face({ u, reload }: { u: UserInfo; reload: () => void }) {
+  const e = useEnrol(u.UserID, 0, reload);
+  const [stored, setStored] = useState<Blob | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const storedUrl = useBlobUrl(stored);
+  const preview = useBlobUrl(file);
+  useEffect(() => {
+    if (u.Photo) requestFile('GetUserPhoto', { UserID: u.UserID }).then(setStored, () => undefined);
+  }, [u.Photo]);
+
+  const upload = async () => {
+    if (!file) return;
+    setBusy(true);
+    try {
+      await requestGoform('UploadUserPhoto', { UserID: u.UserID, Photo: file });
+      notify('success', i18n._(MESSAGES.success));
+      setStored(file);
+      setFile(null);
+    } catch {
+      // Already said (10101 too large, 10102 not an image); the picked photo stays.
+    }
+    setBusy(false);
+  };
+  const removeFace = async () => {
+    if (!(await confirmAction())) return;
+    try {
+      await requestGoform('getOnlineEnrollStatus', { UserID: u.UserID, Type: 0, Delete: 1 });
+      notify('success', i18n._(MESSAGES.success));
+    } catch {
+      // Already said.
+    }
+    reload();
+  };
+
+  return (
+    <>
+      <p>{i18n._(u.Face ? /*i18n*/ 'user.faceOn' : /*i18n*/ 'user.faceOff')}</p>
+      <EnrolState e={e} text={/*i18n*/ 'user.faceWaiting'} />
+      <div class="actions">
+        <button type="button" class="button primary" disabled={e.waiting} onClick={() => e.start(() => requestGoform('getOnlineEnrollStatus', { UserID: u.UserID, Type: 0, Start: 1 }))}>
+          {i18n._('user.enrolFace')}
+        </button>
+        {!!u.Face && (
+          <button type="button" class="button" disabled={e.waiting} onClick={removeFace}>
+            {i18n._('user.deleteFace')}
+          </button>
+        )}
+      </div>
+      <h2>{i18n._('user.photo')}</h2>
+      {storedUrl && <img src={storedUrl} alt={i18n._('user.photoStored')} />}
+      {preview && <img src={preview} alt={i18n._('user.photoPreview')} />}
+      <FilePick label={i18n._('user.pickPhoto')} accept="image/jpeg,image/png" onFile={setFile} />
+      <div class="actions">
+        <button type="button" class="button primary" disabled={!file || busy} aria-busy={busy} onClick={upload}>
+          {i18n._('user.upload')}
+        </button>
+      </div>
+    </>
+  );
+}
+
+export const Identify = forUser(({ id }) => {
+  const [user, reload] = useUser(id);
+  return <WithUser user={user} retry={reload}>{(u) => <Face u={u} reload={reload} />}</WithUser>;
+});

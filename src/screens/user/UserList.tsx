@@ -1,0 +1,141 @@
+// The user list (SPEC §2 /user/userList): User ID, User Name, Card ID and
+// Operation, one page at a time from the device; search by user ID and by
+// start and end time; delete selected ("Please select user!", "Are you
+// Sure?"); import from a spreadsheet and export every user; on a phone a
+// circle-plus button opens the add route.
+import { useMemo, useState } from 'react';
+import { Link } from 'wouter';
+import { i18n } from '@lingui/core';
+import type { ResponseOf } from '../../api/contract.ts';
+import { rulesOf } from '../../api/rules.ts';
+import { requestGoform } from '../../api/request.ts';
+import { requestFile, saveFile } from '../../api/file.ts';
+import { MESSAGES } from '../../api/errors.ts';
+import { PagedTable } from '../../form/PagedTable.tsx';
+import { Control } from '../../form/Control.tsx';
+import { bindFields, checkForm, type Values } from '../../form/rules.ts';
+import { say } from '../../form/SettingsForm.tsx';
+import { notify } from '../../ui/toast.ts';
+import { confirmAction } from '../../ui/confirm.tsx';
+import { Icon } from '../../ui/Icon.tsx';
+import type { Key } from '../../ui/Table.tsx';
+import { Import } from './Import.tsx';
+
+type Row = ResponseOf<'userlist'>['List'][number];
+
+const SEARCH = [
+  { name: 'UserID', kind: 'text', label: /*i18n*/ 'user.id' },
+  { name: 'Start', kind: 'date', label: /*i18n*/ 'user.start' },
+  { name: 'End', kind: 'date', label: /*i18n*/ 'user.end' },
+] as const;
+const NO_SEARCH: Values = { UserID: '', Start: '', End: '' };
+
+export default function UserList() {
+  const fields = useMemo(() => bindFields(SEARCH, rulesOf('userlist')), []);
+  const [typed, setTyped] = useState(NO_SEARCH);
+  const [query, setQuery] = useState(NO_SEARCH);
+  const [shown, setShown] = useState(false);
+  const [picked, setPicked] = useState<Key[]>([]);
+  const [reload, setReload] = useState(0);
+  const [importing, setImporting] = useState(false);
+  const problems = checkForm(fields, typed);
+
+  /** Delete one user (its row's button) or the selected ones. */
+  const remove = async (ids: Key[], one?: boolean) => {
+    if (!ids.length) return notify('error', i18n._('user.selectUser'));
+    if (!(await confirmAction())) return;
+    try {
+      await (one ? requestGoform('deleteuser', { UserID: String(ids[0]) }) : requestGoform('deletsomeuser', { UserIDs: ids.map(String) }));
+      notify('success', i18n._(MESSAGES.success));
+    } catch {
+      // Already said by the request layer.
+    }
+    setReload((n) => n + 1);
+  };
+
+  const exportAll = async () => {
+    try {
+      saveFile(await requestFile('ExportUserAll'), 'users.xlsx');
+    } catch {
+      // Already said.
+    }
+  };
+
+  return (
+    <section class="panel">
+      <form
+        class="search"
+        role="search"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          setShown(true);
+          if (!Object.keys(problems).length) setQuery(typed);
+        }}
+      >
+        {fields.map((f) => (
+          <Control key={f.name} f={f} value={typed[f.name]} error={shown ? say(problems[f.name]) : undefined} onValue={(v) => setTyped((t) => ({ ...t, [f.name]: v }))} />
+        ))}
+        <div class="actions">
+          <button type="submit" class="button primary">
+            {i18n._('net.search')}
+          </button>
+          <button
+            type="button"
+            class="button"
+            onClick={() => {
+              setTyped(NO_SEARCH);
+              setQuery(NO_SEARCH);
+              setShown(false);
+            }}
+          >
+            {i18n._('action.reset')}
+          </button>
+        </div>
+      </form>
+      <div class="actions">
+        <Link class="button primary desktop" href="/user/addUser">
+          {i18n._('route.addUser')}
+        </Link>
+        <button type="button" class="button" onClick={() => remove(picked)}>
+          {i18n._('basic.delete')}
+        </button>
+        <button type="button" class="button" onClick={() => setImporting(true)}>
+          {i18n._('user.import')}
+        </button>
+        <button type="button" class="button" onClick={exportAll}>
+          {i18n._('user.export')}
+        </button>
+      </div>
+      <PagedTable<Row>
+        read="userlist"
+        query={query}
+        reload={reload}
+        label={i18n._('route.userList')}
+        rowKey={(u) => u.UserID}
+        empty={i18n._('user.none')}
+        select={{ picked, onPick: setPicked, label: (u) => i18n._('acc.select', { name: u.UserName }), all: i18n._('acc.selectAll') }}
+        cols={[
+          { head: i18n._('user.id'), cell: (u) => u.UserID },
+          { head: i18n._('user.name'), cell: (u) => u.UserName },
+          { head: i18n._('user.card'), cell: (u) => u.CardNo },
+          {
+            head: i18n._('user.operation'),
+            cell: (u) => (
+              <span class="row-actions">
+                <Link href={`/user/userEdit?UserID=${u.UserID}`}>{i18n._('user.edit')}</Link>
+                <button type="button" class="link" onClick={() => remove([u.UserID], true)}>
+                  {i18n._('acc.delete')}
+                </button>
+              </span>
+            ),
+          },
+        ]}
+      />
+      <Link class="fab" href="/user/addUser" aria-label={i18n._('route.addUser')}>
+        <Icon name="plus" size={28} />
+      </Link>
+      {importing && <Import onClose={(added) => (setImporting(false), added && setReload((n) => n + 1))} />}
+    </section>
+  );
+}
