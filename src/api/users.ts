@@ -23,7 +23,7 @@ const userId = {
 /** The fields an administrator sets (add, edit, a spreadsheet row). */
 export const USER_FIELDS = {
   UserID: userId,
-  UserName: { kind: 'string', maxLength: 24, pattern: '\\S', doc: 'Name, 1 to 24 characters, any script; not only spaces. Shown as text, never as markup.' },
+  UserName: { kind: 'string', maxLength: 32, pattern: '\\S', doc: 'Name, 1 to 32 characters, any script; not only spaces. Shown as text, never as markup.' },
   Password: { kind: 'string', optional: true, pattern: '^[0-9]{0,8}$', doc: 'Password typed on the terminal: up to 8 digits; empty for none (40404 otherwise; 40405 when another user has it, as the terminal identifies by password alone).' },
   CardNo: { kind: 'string', optional: true, pattern: '^$|^(0|[1-9][0-9]{0,9})$', doc: 'Card number in decimal, up to 10 digits (4294967295 at most); empty for none. 40403 when another user has the card.' },
   CardType: { kind: 'int', optional: true, values: [0, 1], doc: 'Card type: 0 ID card (125 kHz), 1 IC card (13.56 MHz). 0 when left out.' },

@@ -47,7 +47,11 @@ export function Hands({ enrolled, picked, onPick }: { enrolled: number; picked: 
         return (
           <rect
             key={s}
-            ref={(el) => void (refs.current[s] = el)}
+            // tabindex set as an attribute: on SVG elements React and Preact pass tabIndex through differently.
+            ref={(el) => {
+              refs.current[s] = el;
+              el?.setAttribute('tabindex', picked === s ? '0' : '-1');
+            }}
             x={x}
             y={y}
             width={W}
@@ -58,7 +62,6 @@ export function Hands({ enrolled, picked, onPick }: { enrolled: number; picked: 
             role="radio"
             aria-checked={picked === s}
             aria-label={`${i18n._(FINGER_NAMES[s])}${on ? `, ${i18n._('user.enrolledOne')}` : ''}`}
-            tabIndex={picked === s ? 0 : -1}
             onClick={() => move(s)}
             onKeyDown={(e) => {
               const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];

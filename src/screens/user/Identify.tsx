@@ -1,5 +1,5 @@
 // /user/identify: the user's face. Face enrolment on the terminal with the
-// SPEC §4 countdown, deleting the face template, and the face photo: the
+// SPEC §4 countdown (enrolling again replaces the face), and the face photo: the
 // stored one, a preview of the one picked, and the upload, whose size and
 // format the device checks (10101, 10102).
 import { useEffect, useState } from 'react';
@@ -8,7 +8,6 @@ import { requestGoform } from '../../api/request.ts';
 import { requestFile } from '../../api/file.ts';
 import { MESSAGES } from '../../api/errors.ts';
 import { notify } from '../../ui/toast.ts';
-import { confirmAction } from '../../ui/confirm.tsx';
 import { FilePick } from '../../ui/FilePick.tsx';
 import { EnrolState, WithUser, useEnrol, useUser, type UserInfo } from './enrol.tsx';
 import { forUser } from './pick.tsx';
@@ -48,17 +47,6 @@ function Face({ u, reload }: { u: UserInfo; reload: () => void }) {
     }
     setBusy(false);
   };
-  const removeFace = async () => {
-    if (!(await confirmAction())) return;
-    try {
-      await requestGoform('getOnlineEnrollStatus', { UserID: u.UserID, Type: 0, Delete: 1 });
-      notify('success', i18n._(MESSAGES.success));
-    } catch {
-      // Already said.
-    }
-    reload();
-  };
-
   return (
     <>
       <p>{i18n._(u.Face ? /*i18n*/ 'user.faceOn' : /*i18n*/ 'user.faceOff')}</p>
@@ -67,11 +55,6 @@ function Face({ u, reload }: { u: UserInfo; reload: () => void }) {
         <button type="button" class="button primary" disabled={e.waiting} onClick={() => e.start(() => requestGoform('getOnlineEnrollStatus', { UserID: u.UserID, Type: 0, Start: 1 }))}>
           {i18n._('user.enrolFace')}
         </button>
-        {!!u.Face && (
-          <button type="button" class="button" disabled={e.waiting} onClick={removeFace}>
-            {i18n._('user.deleteFace')}
-          </button>
-        )}
       </div>
       <h2>{i18n._('user.photo')}</h2>
       {storedUrl && <img src={storedUrl} alt={i18n._('user.photoStored')} />}

@@ -37,14 +37,9 @@ export function Import({ onClose }: { onClose: (added: boolean) => void }) {
       title={i18n._('user.import')}
       onClose={close}
       footer={
-        <>
-          <button type="button" class="button" onClick={close}>
-            {i18n._('action.close')}
-          </button>
-          <button type="submit" form={form} class="button primary" disabled={!file || busy} aria-busy={busy}>
-            {i18n._('user.upload')}
-          </button>
-        </>
+        <button type="submit" form={form} class="button primary" disabled={!file || busy} aria-busy={busy}>
+          {i18n._('user.upload')}
+        </button>
       }
     >
       <form

@@ -89,7 +89,7 @@ export default function UserList() {
               setShown(false);
             }}
           >
-            {i18n._('action.reset')}
+            {i18n._('user.clear')}
           </button>
         </div>
       </form>

@@ -1,0 +1,416 @@
+// Users (SPEC §2 User group, §3, §4, §5, §8): the list paged by the device,
+// both searches, delete selected, add with the required-field messages and
+// the add-again question, edit that persists, face and finger enrolment,
+// photo upload, spreadsheet import and export, the phone's add button, a
+// name that looks like markup, and axe on every users screen.
+//
+// Against a physical terminal (TERMINAL_URL) each test makes its own users
+// through the API (IDs 9876xxxxx) and removes them; only what needs the
+// in-process simulator (10,000 seeded users, a restart, enrolment outcomes
+// that need a person at the terminal) skips there, saying why.
+import type { Page, APIRequestContext } from 'playwright/test';
+import ExcelJS from 'exceljs';
+import { deflateSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { test, expect, openSignedIn, signIn, expectAccessible, simulatorOnly, ADMIN, type Terminal } from './fixtures.ts';
+
+type Json = Record<string, unknown>;
+
+/** The device's API, signed in as the administrator (what a script or QA tool would do). */
+async function deviceApi(request: APIRequestContext, terminal: Terminal) {
+  const login = (await (await request.post(`${terminal.url}/goform/chklogin`, { data: ADMIN })).json()) as Json;
+  const token = String(login.token);
+  const call = async (name: string, body: Json = {}) => {
+    const get = name === 'userlist';
+    const url = `${terminal.url}/goform/${name}${get ? `?${new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)]))}` : ''}`;
+    const r = get ? await request.get(url, { headers: { 'X-Token': token } }) : await request.post(url, { headers: { 'X-Token': token }, data: body });
+    return (await r.json()) as Json;
+  };
+  const user = (id: string, name: string, extra: Json = {}) => ({ UserID: id, UserName: name, Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0, ...extra });
+  return {
+    call,
+    add: async (id: string, name: string, extra: Json = {}) => expect((await call('adduser', { ...user(id, name, extra), Replace: 1 })).retvalue).toBe(0),
+    info: (id: string) => call('GetUserInfo', { UserID: id }),
+    remove: (ids: string[]) => call('deletsomeuser', { UserIDs: ids }),
+  };
+}
+
+/** IDs no seeded user has, and that a test removes again. */
+const ID = (n: number) => String(987650000 + n);
+
+/** A real PNG: 2x2 pixels, built here (signature, IHDR, IDAT, IEND with CRC-32). */
+function png(): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const td = Buffer.concat([Buffer.from(type), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const c = Buffer.alloc(4);
+    c.writeUInt32BE(crc(td));
+    return Buffer.concat([len, td, c]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(2, 0);
+  ihdr.writeUInt32BE(2, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const table = (page: Page) => page.getByRole('table', { name: 'User list' });
+const row = (page: Page, id: string) => table(page).getByRole('row').filter({ has: page.getByRole('cell', { name: id, exact: true }) });
+
+test.describe('a terminal at full capacity', () => {
+  test.use({ profileOverrides: { MaxUser: 10000, seedUsers: 10000 } as never });
+  test('the list pages through 10,000 users, one page from the device at a time', async ({ page, terminal, request }) => {
+    simulatorOnly(); // 10,000 users are seeded by the simulator's profile
+    const pages: string[] = [];
+    page.on('request', (r) => r.url().includes('/goform/userlist') && pages.push(new URL(r.url()).search));
+    await openSignedIn(page, '/user/userList');
+    await expect(page.getByText('10000 in all')).toBeVisible();
+    await expect(table(page).getByRole('row')).toHaveCount(21); // header + 20
+    await expect(row(page, '1')).toBeVisible();
+    await expectAccessible(page, 'user list');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(row(page, '21')).toBeVisible();
+    await expect(row(page, '1')).toHaveCount(0);
+    const pageBox = page.getByRole('spinbutton');
+    await pageBox.fill('500');
+    await expect(row(page, '10000')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+    await page.getByLabel('Per page').selectOption('100');
+    await expect(table(page).getByRole('row')).toHaveCount(101);
+    // Every request asked for one page, never the whole list.
+    for (const q of pages) expect(Number(new URLSearchParams(q).get('PageSize'))).toBeLessThanOrEqual(100);
+    const api = await deviceApi(request, terminal);
+    const t0 = Date.now();
+    const r = await api.call('userlist', { Page: 250, PageSize: 20 });
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect((r.List as Json[]).map((u) => u.UserID)[0]).toBe('4981');
+  });
+});
+
+test('search by user ID and by start and end time', async ({ page, terminal, request }) => {
+  const api = await deviceApi(request, terminal);
+  await api.add(ID(1), 'Search One', { AccessBegin: '2031-01-01', AccessEnd: '2031-06-30' });
+  await api.add(ID(2), 'Search Two', { AccessBegin: '2032-01-01', AccessEnd: '2032-12-31' });
+  await api.add(ID(3), 'Search Three');
+  try {
+    await openSignedIn(page, '/user/userList');
+    await page.getByLabel('User ID').fill('98765000');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByText('3 in all')).toBeVisible();
+    await expect(row(page, ID(1))).toContainText('Search One');
+    // By time: only users whose access period reaches into 2031 (and those with no limit).
+    await page.getByLabel('Start time').fill('2031-03-01');
+    await page.getByLabel('End time').fill('2031-12-31');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByText('2 in all')).toBeVisible();
+    await expect(row(page, ID(1))).toBeVisible();
+    await expect(row(page, ID(3))).toBeVisible();
+    await expect(row(page, ID(2))).toHaveCount(0);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect(page.getByLabel('User ID')).toHaveValue('');
+    await expect(row(page, ID(1))).toHaveCount(0);
+  } finally {
+    await api.remove([ID(1), ID(2), ID(3)]);
+  }
+});
+
+test('delete selected: "Please select user!", cancel at "Are you Sure?", then delete', async ({ page, terminal, request }) => {
+  const api = await deviceApi(request, terminal);
+  await api.add(ID(11), 'Delete One');
+  await api.add(ID(12), 'Delete Two');
+  try {
+    await openSignedIn(page, '/user/userList');
+    await page.getByLabel('User ID').fill('9876500');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(row(page, ID(12))).toBeVisible();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await expect(page.getByText('Please select user!')).toBeVisible();
+    await page.getByRole('checkbox', { name: 'Select Delete One' }).check();
+    await page.getByRole('checkbox', { name: 'Select Delete Two' }).check();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await expect(page.getByRole('alertdialog')).toContainText('Are you Sure?');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect((await api.info(ID(11))).retvalue).toBe(0);
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect(page.getByText('Success')).toBeVisible();
+    await expect(row(page, ID(11))).toHaveCount(0);
+    expect((await api.info(ID(11))).retvalue).toBe(40401);
+    expect((await api.info(ID(12))).retvalue).toBe(40401);
+  } finally {
+    await api.remove([ID(11), ID(12)]);
+  }
+});
+
+test('add: required messages, the add-again question, a card another user has, then the edit page', async ({ page, terminal, request }) => {
+  const api = await deviceApi(request, terminal);
+  await api.add(ID(21), 'Already Here', { CardNo: '3000000021' });
+  try {
+    await openSignedIn(page, '/user/addUser');
+    await expectAccessible(page, 'add user');
+    const save = page.getByRole('button', { name: 'Save' });
+    await save.click();
+    await expect(page.getByText('Please input User ID')).toBeVisible();
+    await expect(page.getByText('Please input User Name')).toBeVisible();
+    await page.getByLabel('User ID').fill(ID(22));
+    await page.getByLabel('User Name').fill('New Person');
+    await page.getByLabel('Card number').fill('3000000021');
+    await save.click();
+    await expect(page.getByText('User Card Already Exists')).toBeVisible();
+    await expect(page.getByLabel('User Name')).toHaveValue('New Person');
+    await page.getByLabel('Card number').fill('');
+    // The ID exists: asked; Cancel changes nothing and keeps what was typed.
+    await page.getByLabel('User ID').fill(ID(21));
+    await save.click();
+    await expect(page.getByRole('alertdialog')).toContainText('The user already exists, do you want to add it again?');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByLabel('User ID')).toHaveValue(ID(21));
+    expect((await api.info(ID(21))).UserName).toBe('Already Here');
+    await save.click();
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect(page).toHaveURL(new RegExp(`/user/userEdit\\?UserID=${ID(21)}$`));
+    await expect(page.getByLabel('User Name')).toHaveValue('New Person');
+    expect((await api.info(ID(21))).UserName).toBe('New Person');
+  } finally {
+    await api.remove([ID(21), ID(22)]);
+  }
+});
+
+test('edit and save: kept after a reload and after the terminal restarts', async ({ page, terminal, request }) => {
+  const api = await deviceApi(request, terminal);
+  await api.add(ID(31), 'Before Edit');
+  try {
+    await openSignedIn(page, `/user/userEdit?UserID=${ID(31)}`);
+    await expect(page.getByLabel('User ID')).toHaveJSProperty('readOnly', true);
+    await page.getByLabel('User Name').fill('Ивана Петрова');
+    await page.getByLabel('Admin').selectOption({ label: '3-Admin' });
+    await page.getByLabel('Time zone group').selectOption({ label: '1-NO' });
+    await page.getByLabel('Access begins').fill('2030-01-01');
+    await page.getByLabel('Access ends').fill('2029-01-01');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Ends before it begins')).toBeVisible();
+    await page.getByLabel('Access ends').fill('2030-12-31');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Success')).toBeVisible();
+    await expectAccessible(page, 'edit user');
+    const check = async () => {
+      await expect(page.getByLabel('User Name')).toHaveValue('Ивана Петрова');
+      await expect(page.getByLabel('Admin')).toHaveValue('3');
+      await expect(page.getByLabel('Access ends')).toHaveValue('2030-12-31');
+    };
+    await page.reload();
+    await check();
+    if (terminal.sim) {
+      await terminal.restart();
+      await page.context().clearCookies();
+      await openSignedIn(page, `/user/userEdit?UserID=${ID(31)}`);
+      await check();
+    }
+  } finally {
+    const again = await deviceApi(request, terminal);
+    await again.remove([ID(31)]);
+  }
+});
+
+test('a user named like markup is shown as text everywhere and runs nothing', async ({ page, terminal, request }) => {
+  const api = await deviceApi(request, terminal);
+  const name = '<img src=x onerror=alert(1)>';
+  await api.add(ID(41), name);
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => (dialogs.push(d.message()), void d.dismiss()));
+  try {
+    await openSignedIn(page, '/user/userList');
+    await page.getByLabel('User ID').fill(ID(41));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(row(page, ID(41)).getByRole('cell', { name, exact: true })).toBeVisible();
+    await page.goto(`/user/userEdit?UserID=${ID(41)}`);
+    await expect(page.getByLabel('User Name')).toHaveValue(name);
+    await page.goto(`/user/identify?UserID=${ID(41)}`);
+    await expect(page.getByRole('heading', { name: `${ID(41)} ${name}` })).toBeVisible();
+    expect(await page.locator('main img[src="x"]').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+  } finally {
+    await api.remove([ID(41)]);
+  }
+});
+
+test.describe('enrolment (needs a person at a real terminal: simulated outcomes only)', () => {
+  test.use({ profileOverrides: { enroll: { ms: 800, outcome: 'success', timeoutMs: 1500 } } as never });
+  test('face enrolment succeeds, with the waiting indicator and its countdown', async ({ page, terminal, request }) => {
+    simulatorOnly();
+    await (await deviceApi(request, terminal)).add(ID(71), 'Enrol Person');
+    await openSignedIn(page, `/user/identify?UserID=${ID(71)}`);
+    await expect(page.getByText('No face enrolled')).toBeVisible();
+    await expectAccessible(page, 'identify');
+    await page.getByRole('button', { name: 'Enrol face' }).click();
+    await expect(page.getByText('Face Enrolling Waiting...')).toBeVisible();
+    await expect(page.getByRole('timer')).toHaveText(/^(30|29)$/);
+    await expect(page.getByText('Enrolled', { exact: true })).toBeVisible();
+    await expect(page.getByText('Face enrolled')).toBeVisible();
+    expect((await (await deviceApi(request, terminal)).info(ID(71))).Face).toBe(1);
+  });
+
+  test('finger enrolment on the drawing of two hands, by keyboard; then delete the finger', async ({ page, terminal, request }) => {
+    simulatorOnly();
+    const api = await deviceApi(request, terminal);
+    await api.add(ID(72), 'Finger Person');
+    await openSignedIn(page, `/user/fingerprint?UserID=${ID(72)}`);
+    const group = page.getByRole('radiogroup', { name: 'Fingers' });
+    await expect(group.getByRole('radio')).toHaveCount(10);
+    await expectAccessible(page, 'fingerprint');
+    await group.getByRole('radio', { name: /^Right forefinger/ }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(group.getByRole('radio', { name: /^Right middle finger/ })).toBeFocused();
+    await expect(group.getByRole('radio', { name: /^Right middle finger/ })).toHaveAttribute('aria-checked', 'true');
+    await page.getByRole('button', { name: 'Enrol finger' }).click();
+    await expect(page.getByText('Finger Enrolling Waiting...')).toBeVisible();
+    await expect(page.getByText('Enrolled', { exact: true })).toBeVisible();
+    await expect(group.getByRole('radio', { name: 'Right middle finger, enrolled' })).toBeVisible();
+    expect((Number((await api.info(ID(72))).FPMask) >> 7) & 1).toBe(1);
+    await page.getByRole('button', { name: 'Delete finger' }).click();
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect(group.getByRole('radio', { name: 'Right middle finger', exact: true })).toBeVisible();
+  });
+});
+
+test.describe('enrolment that fails', () => {
+  test.use({ profileOverrides: { enroll: { ms: 500, outcome: 'fail', timeoutMs: 1500 } } as never });
+  test('face and finger enrolment failures are said', async ({ page, terminal, request }) => {
+    simulatorOnly();
+    await (await deviceApi(request, terminal)).add(ID(73), 'Fail Person');
+    await openSignedIn(page, `/user/identify?UserID=${ID(73)}`);
+    await page.getByRole('button', { name: 'Enrol face' }).click();
+    await expect(page.getByText('Enrolment failed')).toBeVisible();
+    await page.goto(`/user/fingerprint?UserID=${ID(73)}`);
+    await page.getByRole('button', { name: 'Enrol finger' }).click();
+    await expect(page.getByText('Enrolment failed')).toBeVisible();
+  });
+});
+
+test.describe('enrolment that times out', () => {
+  test.use({ profileOverrides: { enroll: { ms: 500, outcome: 'timeout', timeoutMs: 1500 } } as never });
+  test('the terminal gives up: timed out; and the administrator can cancel', async ({ page, terminal, request }) => {
+    simulatorOnly();
+    await (await deviceApi(request, terminal)).add(ID(74), 'Slow Person');
+    await openSignedIn(page, `/user/fingerprint?UserID=${ID(74)}`);
+    await page.getByRole('button', { name: 'Enrol finger' }).click();
+    await expect(page.getByText('Finger Enrolling Waiting...')).toBeVisible();
+    await expect(page.getByText('Enrolment timed out')).toBeVisible();
+    await page.goto(`/user/identify?UserID=${ID(74)}`);
+    await page.getByRole('button', { name: 'Enrol face' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByText('Enrolment cancelled')).toBeVisible();
+  });
+});
+
+test('photo: a PNG is previewed and accepted; a text file named .jpg is refused by its bytes', async ({ page, terminal, request }) => {
+  const api = await deviceApi(request, terminal);
+  await api.add(ID(51), 'Photo Person');
+  try {
+    await openSignedIn(page, '/user/identify');
+    // From the sidebar, with no user given: asked which user first.
+    await page.getByLabel('User ID').fill(ID(59));
+    await page.getByRole('button', { name: 'Open' }).click();
+    await expect(page.getByText('Invalid User ID')).toBeVisible();
+    await page.getByLabel('User ID').fill(ID(51));
+    await page.getByRole('button', { name: 'Open' }).click();
+    await expect(page).toHaveURL(new RegExp(`UserID=${ID(51)}$`));
+    const pick = page.getByLabel('Choose a JPEG or PNG photo');
+    await pick.setInputFiles({ name: 'face.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('this is not an image at all') });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await expect(page.getByText('Upload file format Error')).toBeVisible();
+    await pick.setInputFiles({ name: 'face.png', mimeType: 'image/png', buffer: png() });
+    await expect(page.getByRole('img', { name: 'Photo to upload' })).toBeVisible();
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await expect(page.getByText('Success')).toBeVisible();
+    expect((await api.info(ID(51))).Photo).toBe(1);
+    await page.reload();
+    await expect(page.getByRole('img', { name: 'Stored photo' })).toBeVisible();
+    await expectAccessible(page, 'identify with a photo');
+  } finally {
+    await api.remove([ID(51)]);
+  }
+});
+
+test('import a spreadsheet with good and bad rows; export every user to a real .xlsx', async ({ page, terminal, request }) => {
+  const api = await deviceApi(request, terminal);
+  await api.add(ID(61), 'Exists Already');
+  await api.add(ID(62), '=HYPERLINK("x","y")');
+  try {
+    await openSignedIn(page, '/user/userList');
+    await page.getByRole('button', { name: 'Import' }).click();
+    const csv = ['UserID,UserName,CardNo,Admin', `${ID(63)},Imported One,,0`, `${ID(61)},Duplicate,,0`, `${ID(64)},,,0`, `${ID(65)},Imported Two,,99`, `${ID(66)},"Imported, Three",4000000066,1`].join('\r\n');
+    await page.getByLabel('Spreadsheet (.xlsx or .csv)').setInputFiles({ name: 'users.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import' });
+    await expect(dialog.getByText('Users added: 2')).toBeVisible();
+    await expect(dialog.getByText('Rows refused: 3')).toBeVisible();
+    const refused = dialog.getByRole('row');
+    await expect(refused.nth(1)).toHaveText(['3', 'UserID', 'User ID Already Exists'].join(''));
+    await expect(refused.nth(2)).toContainText(/4\s*UserName/);
+    await expect(refused.nth(3)).toContainText(/5\s*Admin/);
+    await expectAccessible(page, 'import report');
+    await dialog.getByRole('button', { name: 'Close' }).click(); // the dialog's own close button
+    expect((await api.info(ID(63))).UserName).toBe('Imported One');
+    expect((await api.info(ID(66))).UserName).toBe('Imported, Three');
+    expect((await api.info(ID(61))).UserName).toBe('Exists Already');
+    expect((await api.info(ID(64))).retvalue).toBe(40401);
+    expect((await api.info(ID(65))).retvalue).toBe(40401);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export all' }).click()]);
+    expect(download.suggestedFilename()).toBe('users.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(readFileSync((await download.path())!) as never);
+    const sheet = book.worksheets[0];
+    const head = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(head).toContain('UserID');
+    expect(head).not.toContain('Password');
+    const col = (name: string) => head.indexOf(name) + 1;
+    const rows = new Map<string, ExcelJS.Row>();
+    sheet.eachRow((r, n) => n > 1 && rows.set(String(r.getCell(col('UserID')).value), r));
+    const total = (await api.call('userlist', { Page: 1, PageSize: 10 })).Total;
+    expect(rows.size).toBe(total);
+    for (const id of [ID(61), ID(62), ID(63), ID(66)]) {
+      const info = await api.info(id);
+      const r = rows.get(id)!;
+      expect(r.getCell(col('UserName')).value).toBe(info.UserName);
+      expect(String(r.getCell(col('CardNo')).value ?? '')).toBe(info.CardNo ?? '');
+    }
+    // The formula-looking name is text, never a formula.
+    const risky = rows.get(ID(62))!.getCell(col('UserName'));
+    expect(risky.type).toBe(ExcelJS.ValueType.String);
+    expect(risky.formula).toBeUndefined();
+    expect(risky.value).toBe('=HYPERLINK("x","y")');
+  } finally {
+    await api.remove([ID(61), ID(62), ID(63), ID(64), ID(65), ID(66)]);
+  }
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+  test('the list stays usable at 375 px with no sideways scroll, and the circle-plus button adds a user', async ({ page }) => {
+    // On a phone the menu is a closed drawer: signed in is the list showing.
+    await page.goto('/user/userList');
+    await signIn(page);
+    await expect(table(page)).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expect(page.getByRole('link', { name: 'Add user' })).toHaveCount(1);
+    await page.getByRole('link', { name: 'Add user' }).click();
+    await expect(page).toHaveURL(/\/user\/addUser$/);
+    await expect(page.getByLabel('User ID')).toBeVisible();
+    await expectAccessible(page, 'user list on a phone');
+  });
+});
