@@ -6,16 +6,14 @@ import { CALLS, type CallName } from '../../src/api/contract.ts';
 import type { DeviceProfile } from './profile.ts';
 import { fail, reject, type CallImpl, type Context, type DeviceState, type Reply } from './types.ts';
 import { AREA_HANDLERS, pairHandlers, seedSettings } from './settings.ts';
+import { seedUsers, settleEnrolment, userCounts } from './areas/users.ts';
 
 export { fail, reject, failureOf } from './types.ts';
 export type { DeviceState, Reply, Session, Context, Handler, CallImpl } from './types.ts';
 
 export function seedState(profile: DeviceProfile): DeviceState {
-  const users: DeviceState['users'] = [
-    { id: '1', name: 'Ana García', card: '1001', fingerprints: profile.funOption.FP ? 2 : 0, face: profile.funOption.FACE, iris: 0 },
-    { id: '2', name: 'Li Wei', card: '1002', fingerprints: profile.funOption.FP ? 1 : 0, face: profile.funOption.FACE, iris: 0 },
-    { id: '3', name: 'Nikos Papadopoulos', fingerprints: profile.funOption.FP ? 3 : 0, face: 0, iris: profile.funOption.IRIS },
-  ];
+  const users = seedUsers(profile);
+  // Records name users 1 and 2, which every seed has.
   const records: DeviceState['records'] = [
     { time: '2026-11-20 08:01:12', userId: '1', status: 0 },
     { time: '2026-11-20 17:30:40', userId: '1', status: 1 },
@@ -24,8 +22,10 @@ export function seedState(profile: DeviceProfile): DeviceState {
   return { admin: { ...profile.admin }, LanguageSettingItem: profile.LanguageSettingItem, users, records, settings: seedSettings() };
 }
 
-function systemInfo(ctx: Context) {
+async function systemInfo(ctx: Context) {
   const p = ctx.profile;
+  // An enrolment whose time has come counts.
+  await settleEnrolment(ctx);
   const s = ctx.store.get();
   return {
     Build_Version: p.Build_Version,
@@ -36,11 +36,9 @@ function systemInfo(ctx: Context) {
     MaxRecord: p.MaxRecord,
     Serial: p.Serial,
     funOption: { ...p.funOption },
-    UserCount: s.users.length,
-    FPCount: s.users.reduce((n, u) => n + Number(u.fingerprints ?? 0), 0),
-    FaceCount: s.users.filter((u) => u.face).length,
-    IrisCount: s.users.filter((u) => u.iris).length,
-    CardCount: s.users.filter((u) => u.card).length,
+    ...userCounts(s.users),
+    // No iris templates are kept (the contract's users have none).
+    IrisCount: 0,
     RecordCount: s.records.length,
     KernelVersion: p.KernelVersion,
     FSVersion: p.FSVersion,

@@ -1,5 +1,7 @@
 // `npm start`: the simulated terminal with seeded data.
 //   npm start -- --brand anviz --profile lite --port 8081 --store .sim-data/x.json --fresh --log
+// --enroll fail|timeout|success: how face and finger enrolments on the
+// terminal end (the profile's `enroll.outcome`; success by default).
 // PORT overrides the port (default 8080).
 // With --console (or --sandbox DIR) it is a full simulated terminal: a
 // sandbox folder is the terminal's / (default .sim-data/<brand>-sandbox, its
@@ -11,7 +13,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defaultBrand } from '../../build.ts';
-import { loadProfile } from './profile.ts';
+import { ENROLL_OUTCOMES, loadProfile, type EnrollOutcome } from './profile.ts';
 import { startSimulator } from './server.ts';
 import { CONSOLE_CREDENTIALS, startConsole, type ConsoleServer } from './console.ts';
 import { prepareSandbox, siteDirOf } from './shell.ts';
@@ -30,7 +32,7 @@ function args(argv: string[]): Record<string, string | true> {
 }
 
 const a = args(process.argv.slice(2));
-const known = ['brand', 'profile', 'store', 'port', 'host', 'fresh', 'log', 'console', 'sandbox', 'console-port', 'no-pty'];
+const known = ['brand', 'profile', 'store', 'port', 'host', 'fresh', 'log', 'console', 'sandbox', 'console-port', 'no-pty', 'enroll'];
 for (const k of Object.keys(a)) if (!known.includes(k)) throw new Error(`unknown option --${k} (use ${known.map((k) => `--${k}`).join(', ')})`);
 const brand = typeof a.brand === 'string' ? a.brand : defaultBrand();
 const siteDir = join(ROOT, 'dist', brand);
@@ -40,9 +42,13 @@ if (!existsSync(join(siteDir, 'manifest.json'))) {
   const over = reports.flatMap((r) => r.overBudget);
   if (over.length) console.warn(`warning: over the size budget:\n  ${over.join('\n  ')}`);
 }
-const profile = loadProfile(typeof a.profile === 'string' ? a.profile : 'default');
+if (a.enroll !== undefined && !ENROLL_OUTCOMES.includes(a.enroll as EnrollOutcome)) throw new Error(`--enroll takes ${ENROLL_OUTCOMES.join(', ')}`);
+const profile = loadProfile(typeof a.profile === 'string' ? a.profile : 'default', a.enroll ? { enroll: { outcome: a.enroll as EnrollOutcome } } : {});
 const storeFile = resolve(ROOT, typeof a.store === 'string' ? a.store : join('.sim-data', `${brand}.json`));
-if (a.fresh === true) rmSync(storeFile, { force: true });
+if (a.fresh === true) {
+  rmSync(storeFile, { force: true });
+  rmSync(`${storeFile}.photos`, { recursive: true, force: true });
+}
 const port = Number(typeof a.port === 'string' ? a.port : (process.env.PORT ?? 8080));
 let sandbox: string | undefined;
 if (a.console !== undefined || a.sandbox !== undefined) {
@@ -83,6 +89,8 @@ console.log(`Simulated terminal (${profile.model}), brand ${brand}`);
 console.log(`  console:  ${shown}`);
 console.log(`  sign in:  ${sim.store.get().admin.username} / ${sim.store.get().admin.password}`);
 console.log(`  data:     ${storeFile} (delete it, or pass --fresh, to start over)`);
+const { outcome, ms, timeoutMs } = profile.enroll;
+console.log(`  enrol:    ${outcome === 'timeout' ? `times out after ${timeoutMs} ms` : `${outcome === 'success' ? 'succeeds' : 'fails'} after ${ms} ms`} (--enroll success|fail|timeout)`);
 if (serial && sandbox) {
   console.log(`  serial:   ${serial.tcpUrl}${serial.ptyPath ? ` and ${serial.ptyPath}` : ''} (login ${CONSOLE_CREDENTIALS.user} / ${CONSOLE_CREDENTIALS.password})`);
   console.log(`  sandbox:  ${sandbox} (the terminal's /; the web server serves /www)`);

@@ -4,11 +4,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { CALLS, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM } from '../../src/api/contract.ts';
+import { CALLS, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM, type CallSpec } from '../../src/api/contract.ts';
+import { SHEET_MAX_BYTES } from '../../src/api/users.ts';
 import { IMPLEMENTED, failureOf, fail, isCall, notImplemented, seedState, type Context, type DeviceState, type Reply, type Session } from './api.ts';
+import { isFileReply, type FileReply, type Upload } from './types.ts';
 import { coerce, validate } from './validate.ts';
 import { loadProfile, type DeviceProfile } from './profile.ts';
 import { Store } from './store.ts';
+import { upgradeUsers } from './areas/users.ts';
 
 export interface SimulatorOptions {
   /** Folder holding one brand's build: manifest.json and *.gz (dist/<brand>). */
@@ -20,6 +23,8 @@ export interface SimulatorOptions {
   host?: string;
   /** Log each request to stdout. */
   log?: boolean;
+  /** The terminal's clock (ms); tests may drive it. Date.now by default. */
+  now?: () => number;
 }
 
 export interface Simulator {
@@ -55,23 +60,80 @@ function loadSite(dir: string | undefined): Site | null {
   return { dir, files: new Map(manifest.files.map((f) => [f.path, { sha256: f.sha256 }])) };
 }
 
+/** Body limit of JSON and form calls; a larger body resets the connection. */
 const MAX_BODY = 1 << 20;
+/**
+ * Body limit of multipart calls: the largest file one takes (a spreadsheet)
+ * with room for the parts' headers and text fields. A larger body is read to
+ * its end and thrown away, then answered 10101, so the sender gets a reply
+ * rather than a reset; past MAX_DISCARD the connection is reset after all.
+ */
+const MAX_MULTIPART = SHEET_MAX_BYTES + (64 << 10);
+const MAX_DISCARD = 64 << 20;
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The body, or null when it was over `limit` and `discard` was asked for (read and thrown away). */
+function readBody(req: IncomingMessage, limit: number, discard: boolean): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
+      if (size <= limit) chunks.push(c);
+      else if (discard && size <= MAX_DISCARD) {
+        over = true;
+        chunks = [];
+      } else {
         reject(new Error('body too large'));
         req.destroy();
-      } else chunks.push(c);
+      }
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(over ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
+
+/**
+ * A multipart/form-data (or URL-encoded) body, parsed by the platform's own
+ * parser: file parts become Upload objects, text parts stay text for
+ * coerce(). A part sent twice is refused (its name), a body that does not
+ * parse answers null. An empty file part with no name is what a browser
+ * sends for "no file chosen": left out.
+ */
+async function multipart(body: Buffer, type: string | undefined): Promise<{ params: Record<string, unknown> } | { twice: string } | null> {
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(body), { headers: { 'content-type': type ?? '' } }).formData();
+  } catch {
+    return null;
+  }
+  const params: Record<string, unknown> = Object.create(null);
+  for (const [k, v] of form) {
+    if (Object.prototype.hasOwnProperty.call(params, k)) return { twice: k };
+    if (typeof v === 'string') params[k] = v;
+    else if (v.name || v.size) params[k] = { filename: v.name, type: v.type, data: Buffer.from(await v.arrayBuffer()) } satisfies Upload;
+  }
+  return { params };
+}
+
+/** The file fields of a call, for a 10101 about a body too large to read. */
+const fileField = (spec: CallSpec) => Object.keys(spec.request).find((k) => spec.request[k].kind === 'file') ?? '';
+
+/** A name safe inside a quoted Content-Disposition filename. */
+const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_') || 'file';
+
+function sendFile(res: ServerResponse, file: FileReply['file']): void {
+  res.writeHead(200, {
+    'Content-Type': file.type,
+    'Content-Disposition': `attachment; filename="${safeName(file.name)}"`,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': file.data.length,
+  });
+  res.end(file.data);
+}
+
+type Answer = { status: number; reply: Reply; file?: undefined } | { status: 200; file: FileReply['file']; reply?: undefined };
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -86,16 +148,25 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   const profile = options.profile ?? loadProfile();
   const store = new Store<DeviceState>(options.storeFile, () => seedState(profile));
+  // A store written before users had the contract's shape is brought up to it.
+  const upgraded = upgradeUsers(store.get().users);
+  if (upgraded) {
+    await store.update((s) => {
+      s.users = upgraded;
+    });
+  }
+  // Date.now read at each call: tests may replace it.
+  const now = options.now ?? (() => Date.now());
   const sessions = new Map<string, Session>();
   let site = loadSite(options.siteDir);
 
-  async function api(req: IncomingMessage, url: URL): Promise<{ status: number; reply: Reply }> {
+  async function api(req: IncomingMessage, url: URL): Promise<Answer> {
     const name = url.pathname.slice(GOFORM_PREFIX.length);
     if (!isCall(name)) return { status: 404, reply: fail(10001, `No such call: ${name}`) };
-    const spec = CALLS[name];
+    const spec: CallSpec = CALLS[name];
     if (req.method !== spec.method) return { status: 405, reply: fail(10001, `${name} takes ${spec.method}`) };
 
-    const ctx: Context = { profile, store, sessions, now: Date.now };
+    const ctx: Context = { profile, store, sessions, now };
     if (spec.auth) {
       const token = req.headers[HEADERS.token.toLowerCase()];
       const s = typeof token === 'string' ? sessions.get(token) : undefined;
@@ -108,12 +179,21 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       ctx.session = s;
     }
 
-    let params: Record<string, unknown> = {};
+    // No prototype: a request's names (`__proto__`) land on nothing.
+    let params: Record<string, unknown> = Object.create(null);
     let fromText = true;
     if (spec.method === 'GET' || spec.encoding === 'query') {
       for (const [k, v] of url.searchParams) params[k] = v;
+    } else if (spec.encoding === 'multipart') {
+      const body = await readBody(req, MAX_MULTIPART, true);
+      if (!body) return { status: 200, reply: fail(10101, 'err.10101', { field: fileField(spec) }) };
+      const parsed = await multipart(body, req.headers['content-type']);
+      if (!parsed) return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
+      if ('twice' in parsed) return { status: 200, reply: fail(10005, 'err.10005', { field: parsed.twice }) };
+      params = parsed.params;
+      for (const [k, v] of url.searchParams) if (k === TIMESTAMP_PARAM) params[k] = v;
     } else {
-      const body = await readBody(req);
+      const body = (await readBody(req, MAX_BODY, false))!.toString('utf8');
       if (spec.encoding === 'json') {
         fromText = false;
         try {
@@ -134,11 +214,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const values = coerce(params, spec.request, fromText);
     const invalid = validate(values, spec.request);
     if (invalid) {
-      const code = invalid.code === 10005 ? (impl.invalidCodes?.[invalid.field] ?? 10005) : 10003;
+      const own = impl.invalidCodes && Object.prototype.hasOwnProperty.call(impl.invalidCodes, invalid.field);
+      const code = invalid.code === 10005 ? (own ? impl.invalidCodes![invalid.field] : 10005) : 10003;
       return { status: 200, reply: fail(code, `err.${code}`, { field: invalid.field }) };
     }
     try {
       const fields = await impl.handle(ctx, values);
+      if (isFileReply(fields)) {
+        if (spec.reply === 'file') return { status: 200, file: fields.file };
+        throw new Error(`${name} answered a file, but the contract says it answers JSON`);
+      }
       return { status: 200, reply: { retvalue: 0, ...fields } };
     } catch (err) {
       const reply = failureOf(err);
@@ -187,9 +272,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const url = new URL(req.url ?? '/', 'http://terminal');
     try {
       if (url.pathname.startsWith(GOFORM_PREFIX)) {
-        const { status, reply } = await api(req, url);
-        if (options.log) console.log(`${req.method} ${url.pathname} -> ${reply.retvalue}`);
-        sendJson(res, status, reply);
+        const answer = await api(req, url);
+        if (options.log) console.log(`${req.method} ${url.pathname} -> ${answer.file ? `file ${answer.file.name}` : answer.reply.retvalue}`);
+        if (answer.file) sendFile(res, answer.file);
+        else sendJson(res, answer.status, answer.reply);
       } else if (req.method === 'GET' || req.method === 'HEAD') {
         serveFile(req, res, url);
       } else {

@@ -8,11 +8,12 @@ import type { CallImpl, DeviceState } from './api.ts';
 import * as basic from './areas/basic.ts';
 import * as network from './areas/network.ts';
 import * as access from './areas/access.ts';
+import * as users from './areas/users.ts';
 
 /** Factory values per pair, from each area. */
 export const SEEDS: Record<string, Record<string, unknown>> = { ...basic.seeds, ...network.seeds, ...access.seeds };
 /** Calls an area implements itself (scans, pairing, lists). */
-export const AREA_HANDLERS: Record<string, CallImpl> = { ...basic.handlers, ...network.handlers, ...access.handlers };
+export const AREA_HANDLERS: Record<string, CallImpl> = { ...basic.handlers, ...network.handlers, ...access.handlers, ...users.handlers };
 
 function initial(f: Field): unknown {
   if (f.values?.length) return f.values[0];

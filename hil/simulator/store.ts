@@ -5,12 +5,13 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, existsSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
-export function writeFileAtomic(file: string, data: string): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   const fd = openSync(tmp, 'w', 0o600);
   try {
-    writeSync(fd, data);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

@@ -7,11 +7,36 @@ import type { Store } from './store.ts';
 export interface DeviceState {
   admin: { username: string; password: string };
   LanguageSettingItem: 0 | 1;
-  /** Enrolled users (hil/simulator/areas/users.ts gives their shape). */
-  users: Record<string, unknown>[];
+  /** The terminal's users, in numeric ID order (hil/simulator/areas/users.ts keeps them). */
+  users: User[];
   records: { time: string; userId: string; status: number }[];
   /** Settings pairs by name without the Set/Get prefix (KaoqinParam, ...). */
   settings: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * A user as the terminal stores it: exactly the contract's USER_FIELDS
+ * (src/api/users.ts; optional ones defaulted: '' or 0) and what is enrolled
+ * (GetUserInfo's Face, FPMask, Photo). Nothing the contract does not name.
+ */
+export interface User {
+  UserID: string;
+  UserName: string;
+  Password: string;
+  CardNo: string;
+  CardType: number;
+  Admin: number;
+  Group: number;
+  IdentifyMode: number;
+  Shift: number;
+  AccessBegin: string;
+  AccessEnd: string;
+  /** 1 when a face template is enrolled. */
+  Face: 0 | 1;
+  /** Bit n set when finger n (FINGERS order) is enrolled. */
+  FPMask: number;
+  /** 1 when a face photo is stored (the file beside the store, see areas/users.ts). */
+  Photo: 0 | 1;
 }
 
 export interface Reply {
@@ -47,9 +72,19 @@ export interface Upload {
   data: Buffer;
 }
 
-/** A file a handler answers instead of JSON (an export). */
+export function isUpload(v: unknown): v is Upload {
+  const u = v as Upload;
+  return typeof v === 'object' && v !== null && typeof u.filename === 'string' && typeof u.type === 'string' && Buffer.isBuffer(u.data);
+}
+
+/** A file a handler answers instead of JSON (an export, a photo); only calls with `reply: 'file'` may. */
 export interface FileReply {
   file: { name: string; type: string; data: Buffer };
+}
+
+export function isFileReply(v: unknown): v is FileReply {
+  const f = (v as FileReply | null)?.file;
+  return typeof f === 'object' && f !== null && typeof f.name === 'string' && typeof f.type === 'string' && Buffer.isBuffer(f.data);
 }
 
 export type Handler = (ctx: Context, params: Record<string, unknown>) => Promise<Record<string, unknown> | FileReply> | Record<string, unknown> | FileReply;

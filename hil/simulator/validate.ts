@@ -1,6 +1,9 @@
 // Request validation from the contract's field tables: what the simulated
 // terminal accepts is exactly what docs/API.md says.
 import type { Field, Fields } from '../../src/api/contract.ts';
+import { isUpload } from './types.ts';
+
+const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 export interface Invalid {
   /** 10003: a required field is missing; 10005: a value is out of its range or form. */
@@ -8,24 +11,30 @@ export interface Invalid {
   field: string;
 }
 
-/** Values from a query string or form body arrive as text: turn them into their kinds. */
+/**
+ * Values from a query string, a form body or a multipart body's text parts
+ * arrive as text: turn them into their kinds. Files (Upload) stay as they
+ * are. Every name becomes an own property, `__proto__` too (validate()
+ * then refuses it as unknown), never the object's prototype.
+ */
 export function coerce(raw: Record<string, unknown>, fields: Fields, fromText: boolean): Record<string, unknown> {
   if (!fromText) return raw;
   const out: Record<string, unknown> = {};
+  const set = (k: string, value: unknown) => Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
   for (const [k, v] of Object.entries(raw)) {
-    const f = fields[k];
+    const f = own(fields, k) ? fields[k] : undefined;
     if (typeof v !== 'string' || !f) {
-      out[k] = v;
+      set(k, v);
       continue;
     }
-    if ((f.kind === 'int' || f.kind === 'flag') && /^-?\d+$/.test(v)) out[k] = Number(v);
+    if ((f.kind === 'int' || f.kind === 'flag') && /^-?\d+$/.test(v)) set(k, Number(v));
     else if (f.kind === 'strings' || f.kind === 'object' || f.kind === 'objects') {
       try {
-        out[k] = JSON.parse(v);
+        set(k, JSON.parse(v));
       } catch {
-        out[k] = v;
+        set(k, v);
       }
-    } else out[k] = v;
+    } else set(k, v);
   }
   return out;
 }
@@ -52,6 +61,9 @@ function checkValue(v: unknown, f: Field, path: string): Invalid | null {
     case 'object':
       if (typeof v !== 'object' || v === null || Array.isArray(v)) return bad;
       return validate(v as Record<string, unknown>, f.fields ?? {}, `${path}.`);
+    case 'file':
+      if (!isUpload(v)) return bad;
+      break;
     case 'objects':
       if (!Array.isArray(v)) return bad;
       for (let i = 0; i < v.length; i++) {
@@ -68,7 +80,7 @@ function checkValue(v: unknown, f: Field, path: string): Invalid | null {
 /** First problem with a request, or null when it fits the contract. */
 export function validate(params: Record<string, unknown>, fields: Fields, prefix = ''): Invalid | null {
   for (const [name, f] of Object.entries(fields)) {
-    const v = params[name];
+    const v = own(params, name) ? params[name] : undefined;
     if (v === undefined || v === null || v === '') {
       if (f.optional) continue;
       // An empty string is a value for text fields; only absence is "missing" there.
@@ -83,7 +95,7 @@ export function validate(params: Record<string, unknown>, fields: Fields, prefix
     if (r) return r;
   }
   for (const name of Object.keys(params)) {
-    if (!(name in fields)) return { code: 10005, field: prefix + name };
+    if (!own(fields, name)) return { code: 10005, field: prefix + name };
   }
   return null;
 }

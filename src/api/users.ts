@@ -87,7 +87,7 @@ export const USER_CALLS = {
     path: 'adduser',
     area: 'Users',
     purpose:
-      'Add a user. 40402 when the ID exists: the console asks "The user already exists, do you want to add it again?" and, on yes, sends the same with Replace 1, which replaces the fields (templates and photo stay). 10004 (msg.addUpToLimit) when MaxUser users exist. 40403 / 40405 when another user has the card / password, naming the field.',
+      'Add a user. 40402 when the ID exists: the console asks "The user already exists, do you want to add it again?" and, on yes, sends the same with Replace 1, which replaces the fields (templates and photo stay). 10004 (msg.addUpToLimit, naming UserID) when MaxUser users exist, or naming CardNo when the card store is full. 40403 / 40405 when another user has the card / password, naming the field.',
     encoding: 'json',
     auth: true,
     request: { ...USER_FIELDS, Replace: { kind: 'flag', optional: true, doc: '1: replace the user with this ID if there is one.' } },
@@ -128,7 +128,7 @@ export const USER_CALLS = {
     path: 'regfp',
     area: 'Users',
     purpose:
-      'Start fingerprint enrolment of one finger on the terminal; the person places the finger there. Then poll getOnlineEnrollStatus. Enrolling a finger that is enrolled replaces it. 10004 when MaxFP templates exist; 40504 while another enrolment runs.',
+      'Start fingerprint enrolment of one finger on the terminal; the person places the finger there. Then poll getOnlineEnrollStatus. Enrolling a finger that is enrolled replaces it. 10004 (field Finger) when MaxFP templates exist; 40504 while another enrolment runs; 10005 naming Finger on a device without fingerprints.',
     encoding: 'json',
     auth: true,
     request: { UserID: one.UserID, Finger: finger },
@@ -139,7 +139,7 @@ export const USER_CALLS = {
     path: 'getOnlineEnrollStatus',
     area: 'Users',
     purpose:
-      'Face enrolment and the state of any enrolment. Start 1 with Type 0 starts face enrolment on the terminal (10004 when MaxFACE faces exist; 40504 while another runs). Without Start it answers retvalue "wait" while the terminal enrols, 0 when the template is stored, 40501 when enrolment failed, 40502 when the terminal gave up after 30 s with no one there (SPEC §4 countdown). Cancel 1 stops it (the administrator cancelled); it then answers 0. Delete 1 removes an enrolled template (Type 1 with Finger: one finger; Type 0: the face).',
+      'Face enrolment and the state of any enrolment. Start 1 with Type 0 starts face enrolment on the terminal (10004 naming Type when MaxFACE faces exist; 40504 while another runs; 10005 naming Type on a device without face). Without Start it answers retvalue "wait" while the terminal enrols, 0 when the template is stored, 40501 when enrolment failed, 40502 when the terminal gave up after 30 s with no one there (SPEC §4 countdown). Cancel 1 stops it (the administrator cancelled); it then answers 0. The outcome is stored when its time is up, whether or not anyone polls, and answered to the next poll; after that, polling with nothing running answers 0. A user deleted while enrolling makes the outcome 40401. Delete 1 removes an enrolled template (Type 1 with Finger: one finger; Type 0: the face).',
     encoding: 'json',
     auth: true,
     request: {
@@ -177,7 +177,7 @@ export const USER_CALLS = {
     method: 'POST',
     path: 'GetExcelAddUser',
     area: 'Users',
-    purpose: `Bulk add from a spreadsheet: an .xlsx workbook (its first sheet) or a UTF-8 .csv file, recognised by their bytes. Row 1 names the columns with the field names of adduser (UserID, UserName, Password, CardNo, CardType, Admin, Group, IdentifyMode, Shift, AccessBegin, AccessEnd), in any order; UserID and UserName are needed, the rest may be left out (0 or empty). ExportUserAll writes this layout. Each later row is one user, checked as adduser checks it: a refused row changes nothing, the good rows are added. An ID that exists is refused (40402), never replaced. 10102 for a file that is neither, or a column the contract does not name; 10101 above ${SHEET_MAX_BYTES} bytes or ${SHEET_MAX_ROWS} rows.`,
+    purpose: `Bulk add from a spreadsheet: an .xlsx workbook (its first sheet) or a UTF-8 .csv file, recognised by their bytes. Row 1 names the columns with the field names of adduser (UserID, UserName, Password, CardNo, CardType, Admin, Group, IdentifyMode, Shift, AccessBegin, AccessEnd), in any order; UserID and UserName are needed, the rest may be left out (0 or empty). ExportUserAll writes this layout. Each later row is one user, checked as adduser checks it: a refused row changes nothing, the good rows are added. An ID that exists is refused (40402), never replaced. A blank cell means the field was left out (0 or empty). Columns with a blank header are ignored. 10102 for a file that is neither, an empty file, a column the contract does not name or a column named twice (naming it); 10003 when no file part came; 10101 above ${SHEET_MAX_BYTES} bytes or ${SHEET_MAX_ROWS} rows.`,
     encoding: 'multipart',
     auth: true,
     request: { File: { kind: 'file', doc: 'The .xlsx or .csv file.' } },
@@ -200,7 +200,7 @@ export const USER_CALLS = {
     path: 'ExportUserAll',
     area: 'Users',
     purpose:
-      'Every user as an .xlsx workbook (one sheet "Users", header row of field names as GetExcelAddUser reads them, one row per user in ID order), answered as the file itself with Content-Disposition attachment. Cells are text where the field is text, so an ID or card number keeps its digits; a text cell that starts with =, +, -, @, a tab or a carriage return is written with the quote prefix a spreadsheet program uses for typed text, so it shows as text and never runs as a formula.',
+      'Every user as an .xlsx workbook (one sheet "Users", header row of field names as GetExcelAddUser reads them, one row per user in ID order), answered as the file itself with Content-Disposition attachment. Every column but Password: the PINs that open the door do not leave the device in a file (an export imported again adds its users without passwords). Text fields are string cells with the Text number format (\'@\'), and their whole column carries it: an ID or card number keeps its digits, and a value that starts with =, +, -, @, a tab or a carriage return shows as text and never runs as a formula, also when edited later. (The quote-prefix style is not written: the workbook library does not support it; the Text format does the same job.)',
     encoding: 'json',
     auth: true,
     reply: 'file',

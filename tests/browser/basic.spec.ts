@@ -343,21 +343,34 @@ test('system information: every field and count; Refresh recounts', async ({ pag
   await expect(row('Serial number')).toHaveText('SIM0000000001');
   await expect(row('Ethernet MAC')).toHaveText('02:00:5e:10:00:01');
   await expect(row('Wi-Fi MAC')).toHaveText('02:00:5e:10:00:02');
-  await expect(row('Users')).toHaveText('3 / 3000');
-  await expect(row('Fingerprints')).toHaveText('6 / 3000');
-  await expect(row('Faces')).toHaveText('2 / 1000');
-  await expect(row('Cards')).toHaveText('2');
+  // The counts follow the users the device holds (seeded ones here).
+  const counts = () => {
+    const users = terminal.sim!.store.get().users;
+    const bits = (m: number) => m.toString(2).replace(/0/g, '').length;
+    return {
+      users: users.length,
+      fingers: users.reduce((n, u) => n + bits(Number(u.FPMask)), 0),
+      faces: users.filter((u) => u.Face === 1).length,
+      cards: users.filter((u) => u.CardNo).length,
+    };
+  };
+  const c = counts();
+  expect(c.users).toBeGreaterThan(100);
+  await expect(row('Users')).toHaveText(`${c.users} / 3000`);
+  await expect(row('Fingerprints')).toHaveText(`${c.fingers} / 3000`);
+  await expect(row('Faces')).toHaveText(`${c.faces} / 1000`);
+  await expect(row('Cards')).toHaveText(String(c.cards));
   await expect(row('Records')).toHaveText('3 / 100000');
   await expect(page.getByText('Iris', { exact: true })).toHaveCount(0); // not supported by this device
   await expectAccessible(page, 'system information');
 
   await terminal.sim!.store.update((s) => {
-    s.users.push({ id: '4', name: 'New', card: '1004', fingerprints: 1, face: 1, iris: 0 });
+    s.users.push({ UserID: '301', UserName: 'New', Password: '', CardNo: '1004', CardType: 0, Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0, AccessBegin: '', AccessEnd: '', Face: 1, FPMask: 1, Photo: 0 });
   });
   await page.getByRole('button', { name: 'Refresh' }).click();
-  await expect(row('Users')).toHaveText('4 / 3000');
-  await expect(row('Cards')).toHaveText('3');
-  await expect(row('Fingerprints')).toHaveText('7 / 3000');
+  await expect(row('Users')).toHaveText(`${c.users + 1} / 3000`);
+  await expect(row('Cards')).toHaveText(String(c.cards + 1));
+  await expect(row('Fingerprints')).toHaveText(`${c.fingers + 1} / 3000`);
 });
 
 test('wiegand pairing: waiting indicator, then the reader joins the authorization list', async ({ page }) => {

@@ -92,8 +92,17 @@ api('info answers the profile and live counts', async () => {
   const info = await call(sim, 'SetInfoParam', {}, token);
   assert.is(info.Serial, sim.profile.Serial);
   assert.equal(info.funOption, sim.profile.funOption);
-  assert.is(info.UserCount, sim.store.get().users.length);
+  const users = sim.store.get().users;
+  assert.is(info.UserCount, users.length);
   assert.ok((info.UserCount as number) > 0, 'seeded users');
+  let fingers = 0;
+  for (const u of users) for (let m = u.FPMask; m; m &= m - 1) fingers++;
+  assert.is(info.FPCount, fingers, 'enrolled fingers');
+  assert.is(info.FaceCount, users.filter((u) => u.Face).length);
+  assert.is(info.CardCount, users.filter((u) => u.CardNo).length, 'users with a card');
+  assert.is(info.IrisCount, 0);
+  const { retvalue: _, ...fields } = info;
+  assert.is(validate(fields, CALLS.SetInfoParam.response), null, 'the reply fits the contract');
 });
 
 api('EditPwd: wrong old 40302, bad format 40202, each changes nothing; a good change persists', async () => {

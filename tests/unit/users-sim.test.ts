@@ -1,0 +1,956 @@
+// The simulated terminal's Users area over HTTP, as docs/API.md says it
+// behaves: validation and codes of every call, paging and searches on 10,000
+// users, add / edit / delete, uniqueness and capacities, enrolment, photos,
+// spreadsheet import and export, persistence (restart and SIGKILL), seeding.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import ExcelJS from 'exceljs';
+import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
+import { loadProfile, type ProfileOverrides } from '../../hil/simulator/profile.ts';
+import { validate } from '../../hil/simulator/validate.ts';
+import { EXPORT_FIELDS, enrolment, seedUsers } from '../../hil/simulator/areas/users.ts';
+import type { User } from '../../hil/simulator/types.ts';
+import { CALLS, type CallName } from '../../src/api/contract.ts';
+import { PHOTO_MAX_BYTES, SHEET_MAX_BYTES, SHEET_MAX_ROWS, USER_FIELDS } from '../../src/api/users.ts';
+import { callSimulator } from './helpers.ts';
+
+type Rec = Record<string, unknown>;
+const tmp = () => mkdtempSync(join(tmpdir(), 'users-'));
+
+interface Device {
+  sim: Simulator;
+  token: string;
+  dir: string;
+  call(name: CallName, params?: Rec): Promise<Rec>;
+  /** A multipart POST (files as Blobs with a name). */
+  upload(name: 'UploadUserPhoto' | 'GetExcelAddUser', parts: Record<string, string | { data: Uint8Array; name: string; type?: string }>): Promise<Rec>;
+  raw(name: CallName, params?: Rec): Promise<Response>;
+  users(): readonly User[];
+  user(id: string): User | undefined;
+  close(): Promise<void>;
+}
+
+async function device(overrides: ProfileOverrides = {}, options: { profile?: string; dir?: string; now?: () => number } = {}): Promise<Device> {
+  const dir = options.dir ?? tmp();
+  const sim = await startSimulator({ storeFile: join(dir, 'store.json'), profile: loadProfile(options.profile ?? 'default', overrides), now: options.now });
+  const login = await callSimulator(sim.url, 'chklogin', { username: 'admin', password: '123456' });
+  const token = login.token as string;
+  const d: Device = {
+    sim,
+    token,
+    dir,
+    call: (name, params = {}) => callSimulator(sim.url, name, params, token),
+    async upload(name, parts) {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(parts)) {
+        if (typeof v === 'string') form.append(k, v);
+        else form.append(k, new Blob([new Uint8Array(v.data)], { type: v.type ?? 'application/octet-stream' }), v.name);
+      }
+      const res = await fetch(`${sim.url}/goform/${name}?_t=1`, { method: 'POST', headers: { 'X-Token': token }, body: form });
+      return (await res.json()) as Rec;
+    },
+    raw(name, params = {}) {
+      const spec = CALLS[name];
+      if (spec.method === 'GET') return fetch(`${sim.url}/goform/${name}?${new URLSearchParams(params as Record<string, string>)}`, { headers: { 'X-Token': token } });
+      return fetch(`${sim.url}/goform/${name}`, { method: 'POST', headers: { 'X-Token': token, 'Content-Type': 'application/json' }, body: JSON.stringify(params) });
+    },
+    users: () => sim.store.get().users,
+    user: (id) => sim.store.get().users.find((u) => u.UserID === id),
+    close: () => sim.close(),
+  };
+  return d;
+}
+
+const person = (UserID: string, extra: Rec = {}): Rec => ({ UserID, UserName: `Person ${UserID}`, Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0, ...extra });
+const err = (code: number, field?: string) => (field === undefined ? { retvalue: code, msg: `err.${code}` } : { retvalue: code, msg: `err.${code}`, field });
+const limit = (field: string) => ({ retvalue: 10004, msg: 'msg.addUpToLimit', field });
+
+// Images built byte by byte: a 1x1 PNG (zlib + CRC32) and a baseline 1x1 JPEG.
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(data: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of data) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  body.copy(out, 4);
+  out.writeUInt32BE(crc32(body), 8 + data.length);
+  return out;
+}
+function png(): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(1, 0); // width
+  ihdr.writeUInt32BE(1, 4); // height
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // colour type: RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(Buffer.from([0, 0x2a, 0x7f, 0xd4]))), // filter 0, one pixel
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+/** SOI, JFIF, a flat quantisation table, a 1x1 grey frame, one-code Huffman tables, one all-zero block, EOI. */
+function jpeg(): Buffer {
+  return Buffer.from([
+    ...[0xff, 0xd8],
+    ...[0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 1, 1, 0, 0, 1, 0, 1, 0, 0],
+    ...[0xff, 0xdb, 0x00, 0x43, 0x00, ...new Array(64).fill(1)],
+    ...[0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00, 0x01, 0x00, 0x01, 0x01, 0x01, 0x11, 0x00],
+    ...[0xff, 0xc4, 0x00, 0x14, 0x00, 1, ...new Array(15).fill(0), 0x00],
+    ...[0xff, 0xc4, 0x00, 0x14, 0x10, 1, ...new Array(15).fill(0), 0x00],
+    ...[0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00],
+    0x3f, // DC difference 0, end of block, padded with ones
+    ...[0xff, 0xd9],
+  ]);
+}
+
+// ---------------------------------------------------------------------------
+const seed = suite('seeding');
+
+seed('a fresh store: 300 users, IDs 1..300, the same every time, every one fits the contract', () => {
+  const profile = loadProfile();
+  const a = seedUsers(profile);
+  assert.is(a.length, 300);
+  assert.equal(a, seedUsers(profile), 'deterministic');
+  assert.equal(
+    a.map((u) => u.UserID),
+    a.map((_, i) => String(i + 1)),
+  );
+  for (const u of a) {
+    const fields = Object.fromEntries(Object.keys(USER_FIELDS).map((k) => [k, u[k as keyof User]]));
+    assert.is(validate(fields, USER_FIELDS), null, u.UserID);
+    assert.equal(Object.keys(u).sort(), [...Object.keys(USER_FIELDS), 'Face', 'FPMask', 'Photo'].sort(), 'only the contract fields');
+    assert.ok(u.UserName.length <= 24);
+  }
+  assert.is(a[0].Admin, 1, 'user 1 is an administrator');
+  const names = a.map((u) => u.UserName).join(' ');
+  for (const [script, re] of Object.entries({
+    'Latin with accents': /[À-ɏ]/u,
+    Cyrillic: /\p{Script=Cyrillic}/u,
+    Greek: /\p{Script=Greek}/u,
+    Arabic: /\p{Script=Arabic}/u,
+    Hebrew: /\p{Script=Hebrew}/u,
+    Thai: /\p{Script=Thai}/u,
+    Devanagari: /\p{Script=Devanagari}/u,
+    Han: /\p{Script=Han}/u,
+    Kana: /\p{Script=Hiragana}/u,
+    Hangul: /\p{Script=Hangul}/u,
+  }))
+    assert.match(names, re, script);
+  const cards = a.filter((u) => u.CardNo).map((u) => u.CardNo);
+  assert.ok(cards.length > 50 && cards.length < 300, 'some with cards');
+  assert.is(new Set(cards).size, cards.length, 'cards unique');
+  const pins = a.filter((u) => u.Password).map((u) => u.Password);
+  assert.is(new Set(pins).size, pins.length, 'passwords unique');
+  assert.ok(a.some((u) => u.AccessBegin && u.AccessEnd) && a.some((u) => u.AccessBegin && !u.AccessEnd) && a.some((u) => !u.AccessBegin && u.AccessEnd));
+  assert.ok(a.filter((u) => !u.AccessBegin && !u.AccessEnd).length > 100, 'most without a period');
+  assert.ok(a.some((u) => u.Face) && a.some((u) => u.FPMask), 'faces and fingers enrolled');
+  assert.ok(a.every((u) => u.Photo === 0));
+});
+
+seed('enrolled templates follow the profile: none without FP / FACE, never past the capacities', () => {
+  const lite = seedUsers(loadProfile('lite'));
+  assert.ok(lite.every((u) => u.FPMask === 0) && lite.some((u) => u.Face));
+  const iris = seedUsers(loadProfile('iris'));
+  assert.ok(iris.every((u) => u.FPMask === 0 && u.Face === 0));
+  const small = seedUsers(loadProfile('default', { MaxFACE: 7, MaxFP: 11, MaxCard: 5, MaxUser: 40, seedUsers: 100 }));
+  assert.is(small.length, 40, 'at most MaxUser');
+  assert.is(small.filter((u) => u.Face).length, 7);
+  let fingers = 0;
+  for (const u of small) for (let m = u.FPMask; m; m &= m - 1) fingers++;
+  assert.is(fingers, 11);
+  assert.is(small.filter((u) => u.CardNo).length, 5);
+});
+
+seed('10,000 users seed in well under 2 s; the records name users 1 and 2', async () => {
+  const t = performance.now();
+  const d = await device({ seedUsers: 10000, MaxUser: 10000 });
+  try {
+    assert.ok(performance.now() - t < 2000, `took ${performance.now() - t} ms`);
+    assert.is(d.users().length, 10000);
+    const records = d.sim.store.get().records;
+    assert.ok(records.some((r) => r.userId === '1') && records.some((r) => r.userId === '2'));
+    assert.ok(records.every((r) => d.user(r.userId)));
+  } finally {
+    await d.close();
+  }
+});
+
+seed('a store of the old user shape is brought up to the contract shape', async () => {
+  const dir = tmp();
+  const old = { admin: { username: 'admin', password: '123456' }, users: [{ id: '2', name: 'Li Wei', card: '1002', fingerprints: 1, face: 1, iris: 0 }, { id: '1', name: 'Ana García', card: '1001', fingerprints: 2, face: 0, iris: 0 }] };
+  writeFileSync(join(dir, 'store.json'), JSON.stringify(old));
+  const d = await device({}, { dir });
+  try {
+    assert.equal(d.users()[0], { UserID: '1', UserName: 'Ana García', Password: '', CardNo: '1001', CardType: 0, Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0, AccessBegin: '', AccessEnd: '', Face: 0, FPMask: 3, Photo: 0 });
+    assert.is(d.users()[1].UserID, '2');
+    assert.is((await d.call('GetUserInfo', { UserID: '2' })).FPMask, 1);
+  } finally {
+    await d.close();
+  }
+});
+seed.run();
+
+// ---------------------------------------------------------------------------
+const v = suite('validation and codes of every call');
+let d: Device;
+v.before(async () => {
+  d = await device();
+});
+v.after(() => d.close());
+
+v('userlist: paging fields and search patterns', async () => {
+  assert.equal(await d.call('userlist', { PageSize: 10 }), err(10003, 'Page'));
+  assert.equal(await d.call('userlist', { Page: 0, PageSize: 10 }), err(10005, 'Page'));
+  assert.equal(await d.call('userlist', { Page: 1, PageSize: 15 }), err(10005, 'PageSize'));
+  assert.equal(await d.call('userlist', { Page: 1, PageSize: 10, UserID: '1a' }), err(10005, 'UserID'));
+  assert.equal(await d.call('userlist', { Page: 1, PageSize: 10, Start: '2026-02-30x' }), err(10005, 'Start'));
+  assert.equal(await d.call('userlist', { Page: 1, PageSize: 10, End: '26-01-01' }), err(10005, 'End'));
+  assert.equal(await d.call('userlist', { Page: 1, PageSize: 10, constructor: 'y' }), err(10005, 'constructor'));
+  const proto = await fetch(`${d.sim.url}/goform/userlist?Page=1&PageSize=10&__proto__=x`, { headers: { 'X-Token': d.token } });
+  assert.equal(await proto.json(), err(10005, '__proto__'));
+  const r = await d.call('userlist', { Page: 1, PageSize: 10, UserID: '', Start: '', End: '' });
+  assert.is(r.Total, 300, 'empty searches search nothing');
+});
+
+v('a malformed UserID answers 40401, a malformed Password 40404, each naming the field', async () => {
+  for (const name of ['GetUserInfo', 'deleteuser'] as const) {
+    assert.equal(await d.call(name, { UserID: '0' }), err(40401, 'UserID'), name);
+    assert.equal(await d.call(name, { UserID: '01' }), err(40401, 'UserID'), name);
+    assert.equal(await d.call(name, { UserID: '12345678901' }), err(40401, 'UserID'), name);
+    assert.equal(await d.call(name, { UserID: 7 }), err(40401, 'UserID'), name);
+    assert.equal(await d.call(name, {}), err(10003, 'UserID'), name);
+    assert.equal(await d.call(name, { UserID: '999999' }), err(40401, 'UserID'), `${name}: no such user`);
+  }
+  assert.equal(await d.call('adduser', person('x')), err(40401, 'UserID'));
+  assert.equal(await d.call('adduser', person('900', { Password: '12a' })), err(40404, 'Password'));
+  assert.equal(await d.call('adduser', person('900', { Password: '123456789' })), err(40404, 'Password'));
+  assert.equal(await d.call('edituser', person('1', { Password: ' 1' })), err(40404, 'Password'));
+  assert.equal(await d.call('regfp', { UserID: 'a', Finger: 1 }), err(40401, 'UserID'));
+  assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '', Type: 0 }), err(40401, 'UserID'));
+});
+
+v('adduser / edituser: every field checked against the contract; nothing changes', async () => {
+  const before = JSON.stringify(d.users());
+  const cases: [Rec, Rec][] = [
+    [{ UserID: '900', Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0 }, err(10003, 'UserName')],
+    [person('900', { UserName: '   ' }), err(10005, 'UserName')],
+    [person('900', { UserName: 'x'.repeat(USER_FIELDS.UserName.maxLength + 1) }), err(10005, 'UserName')],
+    [person('900', { Admin: undefined }), err(10003, 'Admin')],
+    [person('900', { Admin: 17 }), err(10005, 'Admin')],
+    [person('900', { Admin: '1' }), err(10005, 'Admin')],
+    [person('900', { Group: 2 }), err(10005, 'Group')],
+    [person('900', { IdentifyMode: 7 }), err(10005, 'IdentifyMode')],
+    [person('900', { Shift: 9 }), err(10005, 'Shift')],
+    [person('900', { CardType: 2 }), err(10005, 'CardType')],
+    [person('900', { CardNo: '0123' }), err(10005, 'CardNo')],
+    [person('900', { CardNo: '12345678901' }), err(10005, 'CardNo')],
+    [person('900', { CardNo: '4294967296' }), err(10005, 'CardNo')],
+    [person('900', { AccessBegin: '2026-13-01' }), err(10005, 'AccessBegin')],
+    [person('900', { AccessEnd: '2026/01/01' }), err(10005, 'AccessEnd')],
+    [person('900', { AccessBegin: '2026-05-02', AccessEnd: '2026-05-01' }), err(10005, 'AccessEnd')],
+    [person('900', { Face: 1 }), err(10005, 'Face')],
+    [person('900', { Replace: 2 }), err(10005, 'Replace')],
+  ];
+  for (const [body, want] of cases) {
+    assert.equal(await d.call('adduser', body), want, JSON.stringify(body));
+    const edit: Rec = { ...body, UserID: '1' };
+    if (!('Replace' in body)) assert.equal(await d.call('edituser', edit), want, `edit ${JSON.stringify(edit)}`);
+  }
+  assert.equal(await d.call('edituser', person('900')), err(40401, 'UserID'), 'edit of no such user');
+  assert.equal(await d.call('adduser', person('900', { CardNo: '4294967295', AccessBegin: '2026-05-01', AccessEnd: '2026-05-01' })), { retvalue: 0 }, 'limits themselves are fine');
+  assert.is(JSON.stringify(d.users().filter((u) => u.UserID !== '900')), before, 'the refused requests changed nothing');
+});
+
+v('deletsomeuser: 1 to 100 well-formed IDs, else 10005 and nothing deleted', async () => {
+  const n = d.users().length;
+  assert.equal(await d.call('deletsomeuser', { UserIDs: [] }), err(10005, 'UserIDs'));
+  assert.equal(await d.call('deletsomeuser', { UserIDs: Array.from({ length: 101 }, (_, i) => String(i + 1)) }), err(10005, 'UserIDs'));
+  assert.equal(await d.call('deletsomeuser', { UserIDs: ['10', '11', '012'] }), err(10005, 'UserIDs'));
+  assert.equal(await d.call('deletsomeuser', { UserIDs: ['10', 11] }), err(10005, 'UserIDs'));
+  assert.equal(await d.call('deletsomeuser', { UserIDs: '10' }), err(10005, 'UserIDs'));
+  assert.equal(await d.call('deletsomeuser', {}), err(10003, 'UserIDs'));
+  assert.is(d.users().length, n);
+  assert.ok(d.user('10') && d.user('11'));
+});
+
+v('enrolment calls: fingers 0 to 9, types 0 and 1, one action at a time', async () => {
+  assert.equal(await d.call('regfp', { UserID: '1', Finger: 10 }), err(10005, 'Finger'));
+  assert.equal(await d.call('regfp', { UserID: '1' }), err(10003, 'Finger'));
+  assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '1', Type: 2 }), err(10005, 'Type'));
+  assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '1' }), err(10003, 'Type'));
+  assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '1', Type: 1, Start: 1 }), err(10005, 'Type'), 'fingers start with regfp');
+  assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '1', Type: 0, Start: 1, Cancel: 1 }), err(10005, 'Cancel'));
+  assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '1', Type: 1, Delete: 1 }), err(10003, 'Finger'));
+  assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '999999', Type: 0, Start: 1 }), err(40401, 'UserID'));
+  assert.equal(await d.call('regfp', { UserID: '999999', Finger: 1 }), err(40401, 'UserID'));
+  assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '1', Type: 0 }), { retvalue: 0 }, 'nothing running: 0');
+});
+
+v('photo and spreadsheet calls: the file parts are needed and must be files', async () => {
+  assert.equal(await d.upload('UploadUserPhoto', { UserID: '1' }), err(10003, 'Photo'));
+  assert.equal(await d.upload('UploadUserPhoto', { UserID: '1', Photo: 'not a file' }), err(10005, 'Photo'));
+  assert.equal(await d.upload('UploadUserPhoto', { UserID: '01', Photo: { data: png(), name: 'a.png' } }), err(40401, 'UserID'));
+  assert.equal(await d.upload('UploadUserPhoto', { UserID: '999999', Photo: { data: png(), name: 'a.png' } }), err(40401, 'UserID'));
+  assert.equal(await d.upload('UploadUserPhoto', { UserID: '1', Photo: { data: png(), name: 'a.png' }, Extra: '1' }), err(10005, 'Extra'));
+  assert.equal(await d.upload('GetExcelAddUser', {}), err(10003, 'File'));
+  assert.equal(await d.upload('GetExcelAddUser', { File: 'UserID,UserName' }), err(10005, 'File'));
+  assert.equal(await d.call('GetUserPhoto', { UserID: '1' }), err(40401, 'UserID'), 'no photo');
+  assert.equal(await d.call('GetUserPhoto', { UserID: 'x' }), err(40401, 'UserID'));
+  assert.equal(await d.call('ExportUserAll', { All: 1 }), err(10005, 'All'));
+  // A JSON body where a multipart one belongs does not parse as a form.
+  const res = await fetch(`${d.sim.url}/goform/UploadUserPhoto`, { method: 'POST', headers: { 'X-Token': d.token, 'Content-Type': 'application/json' }, body: '{"UserID":"1"}' });
+  assert.equal(await res.json(), err(10005, ''));
+});
+v.run();
+
+// ---------------------------------------------------------------------------
+const big = suite('10,000 users: paging and searches');
+let b: Device;
+big.before(async () => {
+  b = await device({ seedUsers: 10000, MaxUser: 10010 });
+});
+big.after(() => b.close());
+
+const ids = (r: Rec) => (r.List as { UserID: string }[]).map((u) => u.UserID);
+
+big('pages in numeric ID order; a page past the end is empty with the real Total', async () => {
+  const p1 = await b.call('userlist', { Page: 1, PageSize: 10 });
+  assert.is(p1.Total, 10000);
+  assert.equal(ids(p1), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+  assert.equal(Object.keys((p1.List as Rec[])[0]), ['UserID', 'UserName', 'CardNo'], 'list items carry the list fields only');
+  assert.equal(ids(await b.call('userlist', { Page: 2, PageSize: 10 })), ['11', '12', '13', '14', '15', '16', '17', '18', '19', '20']);
+  const last = await b.call('userlist', { Page: 100, PageSize: 100 });
+  assert.is(ids(last).length, 100);
+  assert.is(ids(last)[99], '10000');
+  assert.equal(await b.call('userlist', { Page: 101, PageSize: 100 }), { retvalue: 0, Total: 10000, List: [] });
+  assert.equal(ids(await b.call('userlist', { Page: 200, PageSize: 50 })).at(-1), '10000');
+  assert.is(ids(await b.call('userlist', { Page: 3, PageSize: 20 }))[0], '41');
+});
+
+big('UserID search: IDs that start with the digits', async () => {
+  const r = await b.call('userlist', { Page: 1, PageSize: 100, UserID: '12' });
+  // 12, 120-129, 1200-1299
+  assert.is(r.Total, 111);
+  assert.equal(ids(r).slice(0, 12), ['12', '120', '121', '122', '123', '124', '125', '126', '127', '128', '129', '1200']);
+  const p2 = await b.call('userlist', { Page: 2, PageSize: 100, UserID: '12' });
+  assert.equal(
+    ids(p2),
+    Array.from({ length: 11 }, (_, i) => String(1289 + i)),
+  );
+  assert.is((await b.call('userlist', { Page: 1, PageSize: 10, UserID: '10000' })).Total, 1);
+  assert.is((await b.call('userlist', { Page: 1, PageSize: 10, UserID: '0' })).Total, 0);
+  assert.is((await b.call('userlist', { Page: 1, PageSize: 10, UserID: '99999' })).Total, 0);
+});
+
+big('time search: the access period reaches Start (no end: always) and begins by End (no beginning: always)', async () => {
+  const periods: [string, string, string][] = [
+    ['9000000001', '', ''],
+    ['9000000002', '2026-03-01', '2026-03-31'],
+    ['9000000003', '2026-03-01', ''],
+    ['9000000004', '', '2026-03-31'],
+    ['9000000005', '2026-05-01', '2026-06-30'],
+    ['9000000006', '2025-01-01', '2025-12-31'],
+  ];
+  for (const [id, AccessBegin, AccessEnd] of periods) assert.equal(await b.call('adduser', person(id, { AccessBegin, AccessEnd })), { retvalue: 0 });
+  const search = async (q: Rec) => ids(await b.call('userlist', { Page: 1, PageSize: 10, UserID: '900000000', ...q }));
+  assert.equal(await search({}), ['9000000001', '9000000002', '9000000003', '9000000004', '9000000005', '9000000006']);
+  assert.equal(await search({ Start: '2026-03-31' }), ['9000000001', '9000000002', '9000000003', '9000000004', '9000000005'], 'ends on Start still reaches it');
+  assert.equal(await search({ Start: '2026-04-01' }), ['9000000001', '9000000003', '9000000005']);
+  assert.equal(await search({ End: '2026-03-01' }), ['9000000001', '9000000002', '9000000003', '9000000004', '9000000006'], 'begins on End');
+  assert.equal(await search({ End: '2026-02-28' }), ['9000000001', '9000000004', '9000000006']);
+  assert.equal(await search({ Start: '2026-03-15', End: '2026-03-20' }), ['9000000001', '9000000002', '9000000003', '9000000004']);
+  assert.equal(await search({ Start: '2026-07-01', End: '2026-07-31' }), ['9000000001', '9000000003']);
+  // Over every user: the same rule, counted independently.
+  const all = b.users();
+  const want = all.filter((u) => (!u.AccessEnd || u.AccessEnd >= '2026-01-01') && (!u.AccessBegin || u.AccessBegin <= '2026-01-31')).length;
+  assert.is((await b.call('userlist', { Page: 1, PageSize: 10, Start: '2026-01-01', End: '2026-01-31' })).Total, want);
+  assert.ok(want < all.length && want > 0);
+});
+
+big('one page answers in well under 100 ms, with or without a search', async () => {
+  await b.call('userlist', { Page: 1, PageSize: 100 });
+  for (const q of [{ Page: 50, PageSize: 100 }, { Page: 1, PageSize: 100, UserID: '9' }, { Page: 3, PageSize: 50, Start: '2026-01-01', End: '2026-12-31' }, { Page: 1, PageSize: 10, UserID: '1', Start: '2025-06-01' }]) {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await b.call('userlist', q);
+      times.push(performance.now() - t);
+    }
+    times.sort((x, y) => x - y);
+    assert.ok(times[2] < 100, `${JSON.stringify(q)}: median ${times[2].toFixed(1)} ms`);
+  }
+});
+big.run();
+
+// ---------------------------------------------------------------------------
+const crud = suite('add, replace, edit, delete; uniqueness; capacities; counts');
+
+crud('duplicate add answers 40402; Replace 1 replaces the fields and keeps templates and photo', async () => {
+  const d = await device();
+  try {
+    assert.equal(await d.call('adduser', person('500', { UserName: 'Zoë', CardNo: '555000', Password: '4321', AccessBegin: '2026-01-01' })), { retvalue: 0 });
+    const info = await d.call('GetUserInfo', { UserID: '500' });
+    assert.equal(info, { retvalue: 0, UserID: '500', UserName: 'Zoë', Password: '4321', CardNo: '555000', CardType: 0, Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0, AccessBegin: '2026-01-01', AccessEnd: '', Face: 0, FPMask: 0, Photo: 0 });
+    assert.equal(await d.call('adduser', person('500', { UserName: 'Other' })), err(40402, 'UserID'));
+    assert.is(d.user('500')!.UserName, 'Zoë');
+    assert.equal(await d.upload('UploadUserPhoto', { UserID: '500', Photo: { data: png(), name: 'p.png', type: 'image/png' } }), { retvalue: 0 });
+    await d.sim.store.update((s) => {
+      const u = s.users.find((x) => x.UserID === '500')!;
+      u.Face = 1;
+      u.FPMask = 5;
+    });
+    assert.equal(await d.call('adduser', person('500', { UserName: 'Replaced', Admin: 3, Replace: 1 })), { retvalue: 0 });
+    const r = await d.call('GetUserInfo', { UserID: '500' });
+    assert.equal([r.UserName, r.Admin, r.CardNo, r.Password, r.AccessBegin, r.Face, r.FPMask, r.Photo], ['Replaced', 3, '', '', '', 1, 5, 1]);
+    assert.equal(await d.call('adduser', person('501', { Replace: 1 })), { retvalue: 0 }, 'Replace with a new ID adds');
+    assert.equal(await d.call('edituser', person('501', { UserName: 'Edited', CardNo: '555000', CardType: 1 })), { retvalue: 0 });
+    assert.equal([d.user('501')!.UserName, d.user('501')!.CardNo, d.user('501')!.CardType], ['Edited', '555000', 1]);
+    assert.is(d.users().filter((u) => u.UserID === '500' || u.UserID === '501').length, 2, 'no duplicates');
+    // Stored in numeric order.
+    const order = d.users().map((u) => Number(u.UserID));
+    assert.equal(order, [...order].sort((x, y) => x - y));
+  } finally {
+    await d.close();
+  }
+});
+
+crud('delete one and delete some: templates and photo go too; unknown IDs are passed over', async () => {
+  const d = await device();
+  try {
+    assert.equal(await d.upload('UploadUserPhoto', { UserID: '7', Photo: { data: jpeg(), name: 'seven.jpg' } }), { retvalue: 0 });
+    const file = join(d.dir, 'store.json.photos', '7');
+    assert.ok(existsSync(file));
+    assert.equal(await d.call('deleteuser', { UserID: '7' }), { retvalue: 0 });
+    assert.not.ok(existsSync(file), 'photo removed');
+    assert.equal(await d.call('GetUserInfo', { UserID: '7' }), err(40401, 'UserID'));
+    assert.equal(await d.call('deleteuser', { UserID: '7' }), err(40401, 'UserID'));
+    assert.equal(await d.upload('UploadUserPhoto', { UserID: '8', Photo: { data: jpeg(), name: 'eight.jpg' } }), { retvalue: 0 });
+    assert.equal(await d.call('deletsomeuser', { UserIDs: ['8', '9', '9', '7', '9999999999', '10'] }), { retvalue: 0, Deleted: 3 });
+    assert.not.ok(existsSync(join(d.dir, 'store.json.photos', '8')));
+    assert.ok(!d.user('8') && !d.user('9') && !d.user('10') && d.user('11'));
+    assert.is(d.users().length, 296);
+    assert.equal(await d.call('deletsomeuser', { UserIDs: ['9999999999'] }), { retvalue: 0, Deleted: 0 });
+    assert.is((await d.call('userlist', { Page: 1, PageSize: 10 })).Total, 296);
+  } finally {
+    await d.close();
+  }
+});
+
+crud('a card or a password another user has: 40403 / 40405; the user keeps their own; empty passwords are many', async () => {
+  const d = await device();
+  try {
+    assert.equal(await d.call('adduser', person('600', { CardNo: '600600', Password: '6006' })), { retvalue: 0 });
+    assert.equal(await d.call('adduser', person('601', { CardNo: '600600' })), err(40403, 'CardNo'));
+    assert.equal(await d.call('adduser', person('601', { Password: '6006' })), err(40405, 'Password'));
+    assert.equal(await d.call('adduser', person('601', { CardNo: '600601', Password: '' })), { retvalue: 0 });
+    assert.equal(await d.call('adduser', person('602', { Password: '' })), { retvalue: 0 });
+    assert.equal(await d.call('edituser', person('601', { CardNo: '600600' })), err(40403, 'CardNo'));
+    assert.equal(await d.call('edituser', person('601', { Password: '6006' })), err(40405, 'Password'));
+    assert.equal(await d.call('adduser', person('601', { CardNo: '600600', Replace: 1 })), err(40403, 'CardNo'));
+    assert.equal(await d.call('edituser', person('600', { UserName: 'Same card', CardNo: '600600', Password: '6006' })), { retvalue: 0 }, 'own card and password');
+    assert.is(d.user('601')!.CardNo, '600601', 'refused edits changed nothing');
+  } finally {
+    await d.close();
+  }
+});
+
+crud('capacities: MaxUser users, MaxCard cards -> 10004; replacing takes no new place', async () => {
+  const d = await device({ seedUsers: 5, MaxUser: 6, MaxCard: 3 });
+  try {
+    const cards = d.users().filter((u) => u.CardNo).length;
+    await d.sim.store.update((s) => {
+      let n = 0;
+      for (const u of s.users) u.CardNo = n++ < 3 ? `${700 + n}` : '';
+    });
+    assert.is(cards <= 3, true);
+    assert.equal(await d.call('adduser', person('6', { CardNo: '999' })), limit('CardNo'), 'every card place taken');
+    assert.equal(await d.call('adduser', person('6')), { retvalue: 0 });
+    assert.equal(await d.call('adduser', person('7')), limit('UserID'));
+    assert.equal(await d.call('adduser', person('6', { UserName: 'Again', Replace: 1 })), { retvalue: 0 });
+    assert.equal(await d.call('edituser', person('1', { CardNo: '701' })), { retvalue: 0 }, 'keeping a card takes no new place');
+    assert.equal(await d.call('edituser', person('5', { CardNo: '888' })), limit('CardNo'));
+    assert.equal(await d.call('edituser', person('1', { CardNo: '' })), { retvalue: 0 });
+    assert.equal(await d.call('edituser', person('5', { CardNo: '888' })), { retvalue: 0 }, 'a freed place can be used');
+    assert.is(d.users().length, 6);
+  } finally {
+    await d.close();
+  }
+});
+
+crud('system info counts follow the users: users, fingers, faces, cards; no iris', async () => {
+  let clock = 1_000_000;
+  const d = await device({ enroll: { ms: 100, outcome: 'success', timeoutMs: 1000 } }, { now: () => clock });
+  try {
+    const count = async () => {
+      const i = await d.call('SetInfoParam');
+      return [i.UserCount, i.FPCount, i.FaceCount, i.CardCount, i.IrisCount];
+    };
+    const users = d.users();
+    let fp = 0;
+    for (const u of users) for (let m = u.FPMask; m; m &= m - 1) fp++;
+    const base = [users.length, fp, users.filter((u) => u.Face).length, users.filter((u) => u.CardNo).length, 0];
+    assert.equal(await count(), base);
+    assert.equal(await d.call('adduser', person('800', { CardNo: '800800' })), { retvalue: 0 });
+    assert.equal(await count(), [base[0] + 1, base[1], base[2], base[3] + 1, 0]);
+    assert.equal(await d.call('regfp', { UserID: '800', Finger: 6 }), { retvalue: 0 });
+    clock += 100;
+    assert.equal(await count(), [base[0] + 1, base[1] + 1, base[2], base[3] + 1, 0], 'a finished enrolment counts before anyone polls');
+    assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '800', Type: 0 }), { retvalue: 0 });
+    assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '800', Type: 0, Start: 1 }), { retvalue: 0 });
+    clock += 100;
+    assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '800', Type: 0 }), { retvalue: 0 });
+    assert.equal(await count(), [base[0] + 1, base[1] + 1, base[2] + 1, base[3] + 1, 0]);
+    assert.equal(await d.call('deleteuser', { UserID: '800' }), { retvalue: 0 });
+    assert.equal(await count(), base);
+  } finally {
+    await d.close();
+  }
+});
+crud.run();
+
+// ---------------------------------------------------------------------------
+const enrol = suite('enrolment on the terminal');
+
+async function poll(d: Device, until = 5000): Promise<Rec> {
+  const end = Date.now() + until;
+  for (;;) {
+    const r = await d.call('getOnlineEnrollStatus', { UserID: '1', Type: 1 });
+    if (r.retvalue !== 'wait' || Date.now() > end) return r;
+    await new Promise((res) => setTimeout(res, 20));
+  }
+}
+
+enrol('success with short real timings: wait, then 0 once with the template stored, then 0 with nothing running', async () => {
+  const d = await device({ enroll: { ms: 150, outcome: 'success', timeoutMs: 2000 } });
+  try {
+    const before = d.user('5')!.FPMask;
+    assert.equal(await d.call('regfp', { UserID: '5', Finger: 9 }), { retvalue: 0 });
+    assert.equal(await poll(d), { retvalue: 0 });
+    assert.is(d.user('5')!.FPMask, before | (1 << 9));
+    assert.is((await d.call('GetUserInfo', { UserID: '5' })).FPMask, before | (1 << 9));
+    assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '5', Type: 1 }), { retvalue: 0 });
+  } finally {
+    await d.close();
+  }
+});
+
+enrol('busy, fail, timeout and cancel (the terminal clock driven by the test)', async () => {
+  let clock = 5_000_000;
+  const d = await device({ enroll: { ms: 3000, outcome: 'success', timeoutMs: 30000 } }, { now: () => clock });
+  const status = (extra: Rec = {}) => d.call('getOnlineEnrollStatus', { UserID: '2', Type: 0, ...extra });
+  try {
+    await d.sim.store.update((s) => {
+      const u = s.users.find((x) => x.UserID === '2')!;
+      u.Face = 0;
+      u.FPMask = 0;
+    });
+    // Busy: one enrolment at a time, whoever asks.
+    assert.equal(await status({ Start: 1 }), { retvalue: 0 });
+    assert.equal(await status(), { retvalue: 'wait' });
+    assert.equal(await d.call('regfp', { UserID: '3', Finger: 1 }), { retvalue: 40504, msg: 'msg.enrollBusy' });
+    assert.equal(await status({ Start: 1 }), { retvalue: 40504, msg: 'msg.enrollBusy' });
+    clock += 2999;
+    assert.equal(await status(), { retvalue: 'wait' });
+    assert.is(d.user('2')!.Face, 0);
+    clock += 1;
+    assert.equal(await status(), { retvalue: 0 });
+    assert.is(d.user('2')!.Face, 1);
+    assert.equal(await status(), { retvalue: 0 });
+
+    // Fail: 40501 once, nothing stored.
+    d.sim.profile.enroll.outcome = 'fail';
+    assert.equal(await d.call('regfp', { UserID: '2', Finger: 0 }), { retvalue: 0 });
+    assert.equal(await status(), { retvalue: 'wait' });
+    clock += 3000;
+    assert.equal(await status(), { retvalue: 40501, msg: 'msg.enrollFailed' });
+    assert.equal(await status(), { retvalue: 0 });
+    assert.is(d.user('2')!.FPMask, 0);
+
+    // Timeout: waits past ms, then 40502 at timeoutMs.
+    d.sim.profile.enroll.outcome = 'timeout';
+    assert.equal(await d.call('regfp', { UserID: '2', Finger: 0 }), { retvalue: 0 });
+    clock += 3000;
+    assert.equal(await status(), { retvalue: 'wait' });
+    clock += 26999;
+    assert.equal(await status(), { retvalue: 'wait' });
+    clock += 1;
+    assert.equal(await status(), { retvalue: 40502, msg: 'msg.enrollTimeout' });
+    assert.equal(await status(), { retvalue: 0 });
+    assert.is(d.user('2')!.FPMask, 0);
+
+    // Cancel: 0, nothing stored, the terminal is free again.
+    d.sim.profile.enroll.outcome = 'success';
+    assert.equal(await d.call('regfp', { UserID: '2', Finger: 4 }), { retvalue: 0 });
+    assert.equal(await status({ Cancel: 1 }), { retvalue: 0 });
+    assert.equal(await status(), { retvalue: 0 });
+    clock += 5000;
+    assert.equal(await status(), { retvalue: 0 });
+    assert.is(d.user('2')!.FPMask, 0);
+    assert.equal(enrolment(d.sim.store), { run: null, result: null });
+
+    // Enrolling an enrolled finger replaces it; Delete removes a template.
+    assert.equal(await d.call('regfp', { UserID: '2', Finger: 4 }), { retvalue: 0 });
+    clock += 3000;
+    assert.equal(await status(), { retvalue: 0 });
+    assert.is(d.user('2')!.FPMask, 1 << 4);
+    assert.equal(await status({ Type: 1, Finger: 4, Delete: 1 }), { retvalue: 0 });
+    assert.is(d.user('2')!.FPMask, 0);
+    assert.equal(await status({ Delete: 1 }), { retvalue: 0 });
+    assert.is(d.user('2')!.Face, 0);
+    assert.equal(await status({ UserID: '999999', Delete: 1 }), err(40401, 'UserID'));
+
+    // The user deleted while the terminal enrols: the outcome says so.
+    assert.equal(await d.call('regfp', { UserID: '3', Finger: 2 }), { retvalue: 0 });
+    assert.equal(await d.call('deleteuser', { UserID: '3' }), { retvalue: 0 });
+    clock += 3000;
+    assert.equal(await status(), err(40401, 'UserID'));
+  } finally {
+    await d.close();
+  }
+});
+
+enrol('capacities and the profile: MaxFP / MaxFACE -> 10004, no FP / FACE -> 10005', async () => {
+  const d = await device({ seedUsers: 3, MaxFP: 2, MaxFACE: 1 });
+  try {
+    await d.sim.store.update((s) => {
+      for (const u of s.users) [u.Face, u.FPMask] = [0, 0];
+      s.users[0].FPMask = 3;
+      s.users[0].Face = 1;
+    });
+    assert.equal(await d.call('regfp', { UserID: '2', Finger: 0 }), limit('Finger'));
+    assert.equal(await d.call('regfp', { UserID: '1', Finger: 1 }), { retvalue: 0 }, 're-enrolling an enrolled finger takes no new place');
+    assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '1', Type: 0, Cancel: 1 }), { retvalue: 0 });
+    assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '2', Type: 0, Start: 1 }), limit('Type'));
+  } finally {
+    await d.close();
+  }
+  const lite = await device({}, { profile: 'lite' });
+  try {
+    assert.equal(await lite.call('regfp', { UserID: '1', Finger: 0 }), err(10005, 'Finger'));
+    assert.equal(await lite.call('getOnlineEnrollStatus', { UserID: '1', Type: 0, Start: 1 }), { retvalue: 0 });
+  } finally {
+    await lite.close();
+  }
+  const iris = await device({}, { profile: 'iris' });
+  try {
+    assert.equal(await iris.call('getOnlineEnrollStatus', { UserID: '1', Type: 0, Start: 1 }), err(10005, 'Type'));
+  } finally {
+    await iris.close();
+  }
+});
+enrol.run();
+
+// ---------------------------------------------------------------------------
+const photos = suite('photos');
+let p: Device;
+photos.before(async () => {
+  p = await device();
+});
+photos.after(() => p.close());
+
+photos('a PNG and a JPEG are stored and answered as the image with their sniffed type', async () => {
+  for (const [id, data, type, ext] of [
+    ['20', png(), 'image/png', 'png'],
+    ['21', jpeg(), 'image/jpeg', 'jpg'],
+  ] as const) {
+    // The declared type and the name say otherwise: the bytes decide.
+    assert.equal(await p.upload('UploadUserPhoto', { UserID: id, Photo: { data, name: 'photo.gif', type: 'text/plain' } }), { retvalue: 0 });
+    assert.is((await p.call('GetUserInfo', { UserID: id })).Photo, 1);
+    const res = await p.raw('GetUserPhoto', { UserID: id });
+    assert.is(res.status, 200);
+    assert.is(res.headers.get('content-type'), type);
+    assert.is(res.headers.get('content-disposition'), `attachment; filename="user-${id}.${ext}"`);
+    assert.is(res.headers.get('cache-control'), 'no-store');
+    assert.is(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.ok(Buffer.from(await res.arrayBuffer()).equals(data));
+  }
+  // A new photo replaces the old one.
+  assert.equal(await p.upload('UploadUserPhoto', { UserID: '20', Photo: { data: jpeg(), name: 'b.jpg' } }), { retvalue: 0 });
+  assert.is((await p.raw('GetUserPhoto', { UserID: '20' })).headers.get('content-type'), 'image/jpeg');
+});
+
+photos('refused by the bytes (10102) and by the size (10101); nothing stored', async () => {
+  const text = Buffer.from('just some text, not a picture');
+  assert.equal(await p.upload('UploadUserPhoto', { UserID: '22', Photo: { data: text, name: 'photo.jpg', type: 'image/jpeg' } }), err(10102, 'Photo'));
+  assert.equal(await p.upload('UploadUserPhoto', { UserID: '22', Photo: { data: png().subarray(0, 7), name: 'short.png', type: 'image/png' } }), err(10102, 'Photo'));
+  const large = Buffer.concat([jpeg(), Buffer.alloc(PHOTO_MAX_BYTES)]);
+  assert.equal(await p.upload('UploadUserPhoto', { UserID: '22', Photo: { data: large, name: 'big.jpg', type: 'image/jpeg' } }), err(10101, 'Photo'));
+  const exact = Buffer.concat([jpeg(), Buffer.alloc(PHOTO_MAX_BYTES - jpeg().length)]);
+  assert.equal(await p.upload('UploadUserPhoto', { UserID: '23', Photo: { data: exact, name: 'max.jpg' } }), { retvalue: 0 }, 'exactly the limit is fine');
+  // Far past any limit: read to the end and answered, not reset.
+  const huge = Buffer.concat([jpeg(), Buffer.alloc(3 << 20)]);
+  assert.equal(await p.upload('UploadUserPhoto', { UserID: '22', Photo: { data: huge, name: 'huge.jpg', type: 'image/jpeg' } }), err(10101, 'Photo'));
+  assert.is(p.user('22')!.Photo, 0);
+  assert.not.ok(existsSync(join(p.dir, 'store.json.photos', '22')));
+  // The connection still serves.
+  assert.is((await p.call('GetUserInfo', { UserID: '22' })).retvalue, 0);
+});
+photos.run();
+
+// ---------------------------------------------------------------------------
+const sheets = suite('spreadsheets: import and export');
+
+async function xlsx(rows: unknown[][]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Sheet1');
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+const file = (data: Buffer | string, name: string) => ({ File: { data: typeof data === 'string' ? Buffer.from(data) : data, name } });
+
+sheets('xlsx import: good rows added in one change, each bad row refused with its row, field and code', async () => {
+  const d = await device();
+  try {
+    const user1 = JSON.stringify(d.user('1'));
+    const takenCard = d.users().find((u) => u.CardNo && u.UserID !== '1')!.CardNo;
+    const rows: unknown[][] = [
+      ['UserName', 'UserID', 'CardNo', 'Password', 'Admin', 'AccessBegin', 'AccessEnd', 'IdentifyMode'],
+      ['Ærøskøbing Ølsen', 20001, 4294967295, '', 2, '2026-01-01', '2026-12-31', 3], // 2: good (numbers read as their digits)
+      ['Dup of seeded', '1', '', '', 0, '', '', 0], // 3: 40402
+      ['Bad PIN', '20002', '', 'abc', 0, '', '', 0], // 4: 40404
+      [], // 5: empty, skipped
+      ['Card taken', '20003', takenCard, '', 0, '', '', 0], // 6: 40403
+      ['Dup of row 2', '20001', '', '', 0, '', '', 0], // 7: 40402 (an earlier row)
+      ['Backwards', '20004', '', '', 0, '2026-05-02', '2026-05-01', 0], // 8: 10005 AccessEnd
+      ['=HYPERLINK("http://x","y")', '20005', '', '77', null, null, null, null], // 9: good, blanks left out
+      ['', '20006', '', '', 0, '', '', 0], // 10: 10005 UserName
+      ['Bad admin', '20007', '', '', 'x', '', '', 0], // 11: 10005 Admin
+      ['Bad mode', '20008', '', '', 0, '', '', 7], // 12: 10005 IdentifyMode
+      ['Same PIN', '20009', '', '77', 0, '', '', 0], // 13: 40405 (row 9 has it)
+      ['Leading zero', '020010', '', '', 0, '', '', 0], // 14: 40401
+      ['Card too big', '20011', 4294967296, '', 0, '', '', 0], // 15: 10005 CardNo
+    ];
+    const r = await d.upload('GetExcelAddUser', file(await xlsx(rows), 'users.xlsx'));
+    assert.equal(r, {
+      retvalue: 0,
+      Added: 2,
+      Refused: [
+        { Row: 3, Field: 'UserID', Code: 40402 },
+        { Row: 4, Field: 'Password', Code: 40404 },
+        { Row: 6, Field: 'CardNo', Code: 40403 },
+        { Row: 7, Field: 'UserID', Code: 40402 },
+        { Row: 8, Field: 'AccessEnd', Code: 10005 },
+        { Row: 10, Field: 'UserName', Code: 10005 },
+        { Row: 11, Field: 'Admin', Code: 10005 },
+        { Row: 12, Field: 'IdentifyMode', Code: 10005 },
+        { Row: 13, Field: 'Password', Code: 40405 },
+        { Row: 14, Field: 'UserID', Code: 40401 },
+        { Row: 15, Field: 'CardNo', Code: 10005 },
+      ],
+      RefusedCount: 11,
+    });
+    assert.equal(d.user('20001'), { UserID: '20001', UserName: 'Ærøskøbing Ølsen', Password: '', CardNo: '4294967295', CardType: 0, Admin: 2, Group: 0, IdentifyMode: 3, Shift: 0, AccessBegin: '2026-01-01', AccessEnd: '2026-12-31', Face: 0, FPMask: 0, Photo: 0 });
+    assert.equal(d.user('20005'), { UserID: '20005', UserName: '=HYPERLINK("http://x","y")', Password: '77', CardNo: '', CardType: 0, Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0, AccessBegin: '', AccessEnd: '', Face: 0, FPMask: 0, Photo: 0 });
+    for (const id of ['20002', '20003', '20004', '20006', '20007', '20008', '20009', '20010', '20011']) assert.is(d.user(id), undefined, id);
+    assert.is(JSON.stringify(d.user('1')), user1, 'the existing user is not replaced');
+    assert.is(d.users().length, 302);
+  } finally {
+    await d.close();
+  }
+});
+
+sheets('csv import: UTF-8 with a BOM, CRLF, quotes; every cell read as text (leading zeros kept, so refused)', async () => {
+  const d = await device();
+  try {
+    const pin = d.users().find((u) => u.Password)!.Password;
+    const seven = JSON.stringify(d.user('7'));
+    const csv =
+      '\uFEFFUserID,UserName,CardNo,Password,CardType,Group,Shift,AccessBegin\r\n' +
+      '30001,"Doe, Jane",0,,1,1,2,2026-02-03\r\n' + // 2: good
+      '007,James,,,,,,\r\n' + // 3: 40401 (not 7)
+      '30002,Bond,0012,,,,,\r\n' + // 4: 10005 CardNo (not 12)
+      '30003,"Quote ""Q""",,' + pin + ',,,,\r\n' + // 5: 40405
+      ',,,,,,,\r\n' + // 6: empty, skipped
+      '\r\n' + // 7: empty, skipped
+      '30004,"Multi\nline",,,,,,\r\n' + // 8: 10005 UserName? no: a newline is a character; good
+      '30005,Late,,,,,,2026-02-30x\r\n' + // 9: 10005 AccessBegin
+      '30006,Ивана Петрова,123,00001234,0,0,0,\r\n'; // 10: good
+    const r = await d.upload('GetExcelAddUser', file(csv, 'users.csv'));
+    assert.equal(r, {
+      retvalue: 0,
+      Added: 3,
+      Refused: [
+        { Row: 3, Field: 'UserID', Code: 40401 },
+        { Row: 4, Field: 'CardNo', Code: 10005 },
+        { Row: 5, Field: 'Password', Code: 40405 },
+        { Row: 9, Field: 'AccessBegin', Code: 10005 },
+      ],
+      RefusedCount: 4,
+    });
+    assert.equal(d.user('30001'), { UserID: '30001', UserName: 'Doe, Jane', Password: '', CardNo: '0', CardType: 1, Admin: 0, Group: 1, IdentifyMode: 0, Shift: 2, AccessBegin: '2026-02-03', AccessEnd: '', Face: 0, FPMask: 0, Photo: 0 });
+    assert.is(d.user('30004')!.UserName, 'Multi\nline');
+    assert.equal([d.user('30006')!.UserName, d.user('30006')!.CardNo, d.user('30006')!.Password], ['Ивана Петрова', '123', '00001234']);
+    assert.is(JSON.stringify(d.user('7')), seven, 'user 7 untouched');
+  } finally {
+    await d.close();
+  }
+});
+
+sheets('whole files refused: not a sheet 10102, unknown column 10102, missing column 10003, too large 10101', async () => {
+  const d = await device({ seedUsers: 3 });
+  try {
+    const n = d.users().length;
+    assert.equal(await d.upload('GetExcelAddUser', file(png(), 'users.csv')), err(10102, 'File'), 'a PNG');
+    assert.equal(await d.upload('GetExcelAddUser', file(Buffer.from([0x55, 0x73, 0xff, 0xfe, 0x2c]), 'u.csv')), err(10102, 'File'), 'not UTF-8');
+    assert.equal(await d.upload('GetExcelAddUser', file(Buffer.from('UserID,UserName\n1\0,x'), 'u.csv')), err(10102, 'File'), 'a NUL byte');
+    assert.equal(await d.upload('GetExcelAddUser', file(Buffer.from('PK\x03\x04 not really a zip'), 'u.xlsx')), err(10102, 'File'), 'a zip signature, no workbook');
+    assert.equal(await d.upload('GetExcelAddUser', file('', 'u.csv')), err(10102, 'File'), 'an empty file is no sheet');
+    assert.equal(await d.upload('GetExcelAddUser', file('UserID,UserName,Email\n9,x,a@b', 'u.csv')), err(10102, 'Email'));
+    assert.equal(await d.upload('GetExcelAddUser', file('UserID,UserName,UserID\n9,x,9', 'u.csv')), err(10102, 'UserID'), 'a column twice');
+    assert.equal(await d.upload('GetExcelAddUser', file('UserID,CardNo\n9,1', 'u.csv')), err(10003, 'UserName'));
+    assert.equal(await d.upload('GetExcelAddUser', file(await xlsx([['UserName', 'Face'], ['x', 1]]), 'u.xlsx')), err(10102, 'Face'), 'enrolment is not a column');
+    assert.equal(await d.upload('GetExcelAddUser', file(await xlsx([['UserName'], ['x']]), 'u.xlsx')), err(10003, 'UserID'));
+    const rows = Array.from({ length: SHEET_MAX_ROWS + 1 }, (_, i) => `${i + 100},N${i}`).join('\n');
+    assert.equal(await d.upload('GetExcelAddUser', file(`UserID,UserName\n${rows}`, 'u.csv')), err(10101, 'File'), 'too many rows');
+    const pad = 'x'.repeat(SHEET_MAX_BYTES);
+    assert.equal(await d.upload('GetExcelAddUser', file(`UserID,UserName\n9,${pad}`, 'u.csv')), err(10101, 'File'), 'too many bytes');
+    assert.equal(await d.upload('GetExcelAddUser', file(Buffer.alloc(4 << 20, 0x41), 'u.csv')), err(10101, 'File'), 'far too many bytes, still answered');
+    assert.is(d.users().length, n, 'nothing added');
+  } finally {
+    await d.close();
+  }
+});
+
+sheets('import stops at MaxUser: the rows past it are refused with 10004', async () => {
+  const d = await device({ seedUsers: 3, MaxUser: 5 });
+  try {
+    const r = await d.upload('GetExcelAddUser', file('UserID,UserName\n10,a\n11,b\n12,c\n13,d', 'u.csv'));
+    assert.equal(r, { retvalue: 0, Added: 2, Refused: [{ Row: 4, Field: 'UserID', Code: 10004 }, { Row: 5, Field: 'UserID', Code: 10004 }], RefusedCount: 2 });
+  } finally {
+    await d.close();
+  }
+});
+
+sheets('export: one sheet "Users", the header without Password, a row per user; text stays text, never a formula', async () => {
+  const d = await device({ seedUsers: 40 });
+  try {
+    const hostile = ['=HYPERLINK("http://x","y")', '<img src=x onerror=alert(1)>', '+1+2', '-3', '@SUM(A1)', '\t=1'];
+    for (const [i, UserName] of hostile.entries()) assert.equal(await d.call('adduser', person(String(100 + i), { UserName, CardNo: i === 0 ? '0' : '', Password: '9999' + i })), { retvalue: 0 });
+    const res = await d.raw('ExportUserAll');
+    assert.is(res.status, 200);
+    assert.is(res.headers.get('content-type'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    assert.is(res.headers.get('content-disposition'), 'attachment; filename="users.xlsx"');
+    assert.is(res.headers.get('cache-control'), 'no-store');
+    assert.is(res.headers.get('x-content-type-options'), 'nosniff');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await res.arrayBuffer());
+    assert.equal(
+      wb.worksheets.map((w) => w.name),
+      ['Users'],
+    );
+    const ws = wb.getWorksheet('Users')!;
+    const header = (ws.getRow(1).values as unknown[]).slice(1);
+    assert.equal(header, EXPORT_FIELDS);
+    assert.not.ok(header.includes('Password'), 'no door PINs in a file');
+    const users = d.users();
+    assert.is(ws.actualRowCount, users.length + 1);
+    users.forEach((u, i) => {
+      const row = ws.getRow(i + 2);
+      EXPORT_FIELDS.forEach((k, c) => {
+        const cell = row.getCell(c + 1);
+        if (USER_FIELDS[k].kind === 'string') {
+          const want = u[k] as string;
+          if (want === '') assert.ok(cell.value === null || cell.value === '', `${u.UserID} ${k} empty`);
+          else {
+            assert.is(cell.type, ExcelJS.ValueType.String, `${u.UserID} ${k} is a string cell`);
+            assert.is(cell.value, want, `${u.UserID} ${k}`);
+          }
+          assert.is(cell.numFmt, '@', `${u.UserID} ${k} is formatted as text`);
+          assert.is(cell.formula, undefined);
+        } else {
+          assert.is(cell.type, ExcelJS.ValueType.Number, `${u.UserID} ${k} is a number`);
+          assert.is(cell.value, u[k]);
+        }
+      });
+    });
+    const names = users.map((_, i) => ws.getRow(i + 2).getCell(2).value);
+    for (const h of hostile) assert.ok(names.includes(h), h);
+
+    // The export reads back in: into a terminal with no users, every row is added as it was.
+    const empty = await device({ seedUsers: 0 });
+    try {
+      const r = await empty.upload('GetExcelAddUser', file(Buffer.from(await (await d.raw('ExportUserAll')).arrayBuffer()), 'users.xlsx'));
+      assert.equal(r, { retvalue: 0, Added: users.length, Refused: [], RefusedCount: 0 });
+      const strip = (u: User) => ({ ...u, Password: '', Face: 0, FPMask: 0, Photo: 0 });
+      assert.equal(empty.users(), users.map(strip));
+    } finally {
+      await empty.close();
+    }
+  } finally {
+    await d.close();
+  }
+});
+sheets.run();
+
+// ---------------------------------------------------------------------------
+const keep = suite('persistence');
+
+keep('users and photos survive a restart', async () => {
+  const dir = tmp();
+  let d = await device({}, { dir });
+  assert.equal(await d.call('adduser', person('4000', { UserName: 'Kept', CardNo: '4000' })), { retvalue: 0 });
+  assert.equal(await d.upload('UploadUserPhoto', { UserID: '4000', Photo: { data: png(), name: 'a.png' } }), { retvalue: 0 });
+  assert.equal(await d.call('deleteuser', { UserID: '3' }), { retvalue: 0 });
+  const before = JSON.stringify(d.users());
+  await d.close();
+  d = await device({}, { dir });
+  try {
+    assert.is(JSON.stringify(d.users()), before);
+    const res = await d.raw('GetUserPhoto', { UserID: '4000' });
+    assert.ok(Buffer.from(await res.arrayBuffer()).equals(png()));
+  } finally {
+    await d.close();
+  }
+});
+
+keep('a killed simulator loses no acknowledged user and no acknowledged photo', async () => {
+  const dir = tmp();
+  const storeFile = join(dir, 'store.json');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures/sim-child.ts'), storeFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((r) => child.once('exit', r));
+  const url: string = await new Promise((resolve) => child.stdout!.once('data', (buf) => resolve(String(buf).trim())));
+  const token = (await callSimulator(url, 'chklogin', { username: 'admin', password: '123456' })).token as string;
+  const photo = jpeg();
+  const form = new FormData();
+  form.append('UserID', '1');
+  form.append('Photo', new Blob([new Uint8Array(photo)]), 'one.jpg');
+  assert.equal(await (await fetch(`${url}/goform/UploadUserPhoto`, { method: 'POST', headers: { 'X-Token': token }, body: form })).json(), { retvalue: 0 });
+  const acked: string[] = [];
+  const killAt = 10 + Math.floor(Math.random() * 15);
+  for (let i = 0; i < 40; i++) {
+    const add = callSimulator(url, 'adduser', person(String(7000 + i), { CardNo: String(7000 + i) }), token);
+    if (i === killAt) {
+      child.kill('SIGKILL');
+      await add.catch(() => null);
+      break;
+    }
+    assert.equal(await add, { retvalue: 0 });
+    acked.push(String(7000 + i));
+  }
+  await exited;
+  const d = await device({}, { dir });
+  try {
+    for (const id of acked) assert.ok(d.user(id), `acknowledged user ${id} kept`);
+    assert.ok(d.users().length >= 300 + acked.length);
+    assert.is(d.user('1')!.Photo, 1);
+    assert.ok(Buffer.from(await (await d.raw('GetUserPhoto', { UserID: '1' })).arrayBuffer()).equals(photo));
+    assert.ok(JSON.parse(readFileSync(storeFile, 'utf8')).users.length >= 300 + acked.length);
+  } finally {
+    await d.close();
+  }
+});
+keep.run();
