@@ -190,6 +190,7 @@ export const USER_CALLS = {
           Row: { kind: 'int', doc: 'Row number in the sheet (1 is the header).' },
           Field: { kind: 'string', doc: 'The column at fault.' },
           Code: { kind: 'int', doc: 'The code adduser would answer (10003, 10005, 40401, 40402, 40403, 40405, 10004, ...).' },
+          Msg: { kind: 'string', doc: 'The msg adduser would answer with that code (err.40402, msg.addUpToLimit, ...): the console shows it as it shows a reply\'s msg.' },
         },
       },
       RefusedCount: { kind: 'int', doc: 'Every refused row, also past the 200 listed.' },

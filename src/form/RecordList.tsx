@@ -42,6 +42,24 @@ export interface ListDef {
   check?: (v: Values) => Record<string, Problem>;
 }
 
+/**
+ * A delete, asked first ("Are you Sure?", SPEC §5): with nothing picked it
+ * says `none` instead; then `run`, "Success" unless `run` failed (the
+ * request layer has said why), and `after` (read again). Nothing sent,
+ * nothing read: a selection stays as it was.
+ */
+export async function removeAsked(picked: number, none: string, run: () => Promise<unknown>, after: () => void): Promise<void> {
+  if (!picked) return notify('error', i18n._(none));
+  if (!(await confirmAction())) return;
+  try {
+    await run();
+    notify('success', i18n._(MESSAGES.success));
+  } catch {
+    // Already said.
+  }
+  after();
+}
+
 export function RecordList({ def }: { def: ListDef }) {
   const [items, setItems] = useState<Item[] | string | null>(null);
   const [picked, setPicked] = useState<number[]>([]);
@@ -85,16 +103,16 @@ export function RecordList({ def }: { def: ListDef }) {
     setBusy(false);
   };
 
-  const del = async () => {
-    if (!picked.length) return notify('error', i18n._(def.none));
-    if (!(await confirmAction())) return;
-    try {
-      if (!(await send(def.del, { ...def.params, ...def.delParams, Nums: picked.join(',') }, []))) notify('success', i18n._(MESSAGES.success));
-    } catch {
-      // Already shown.
-    }
-    void load();
-  };
+  const del = () =>
+    removeAsked(
+      picked.length,
+      def.none,
+      async () => {
+        // A refusal naming no field was said by send(); no "Success" after it.
+        if (await send(def.del, { ...def.params, ...def.delParams, Nums: picked.join(',') }, [])) throw 0;
+      },
+      load,
+    );
 
   return (
     <section class="panel">

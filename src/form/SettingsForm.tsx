@@ -186,7 +186,8 @@ function KeyChooser({ form, def }: { form: ReturnType<typeof useSettings>; def: 
     <div class="field">
       <label for={id}>{i18n._(def.label)}</label>
       <div class="control">
-        <select id={id} value={form.n} onChange={(e) => form.choose(Number(e.currentTarget.value)) || (e.currentTarget.value = String(form.n))}>
+        {/* Not while a record is being read: a second read could overtake it and show the wrong record. */}
+        <select id={id} value={form.n} disabled={form.state.status === 'loading'} onChange={(e) => form.choose(Number(e.currentTarget.value)) || (e.currentTarget.value = String(form.n))}>
           {Array.from({ length: (form.range?.max ?? min) - min + 1 }, (_, i) => (
             <option key={i}>{i + min}</option>
           ))}

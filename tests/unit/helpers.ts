@@ -4,6 +4,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { i18n } from '@lingui/core';
+import { render } from 'preact';
+import type { Test } from 'uvu';
 import { CALLS, type CallName } from '../../src/api/contract.ts';
 
 export interface Received {
@@ -93,4 +95,31 @@ export async function callSimulator(base: string, name: CallName, params: Record
     body = JSON.stringify(params);
   }
   return (await (await realFetch(url, { method: spec.method, headers, body })).json()) as Record<string, unknown>;
+}
+
+/**
+ * For DOM tests of screens (happy-dom): English, one loopback device for the
+ * suite, and a fresh root element per test, emptied after it (then `after`).
+ */
+export function domSuite(suite: Test, after?: () => void): { dev: FakeDevice; root: HTMLElement } {
+  const s = {} as { dev: FakeDevice; root: HTMLElement };
+  suite.before(async () => {
+    await english();
+    s.dev = await fakeDevice();
+  });
+  suite.after(async () => {
+    restoreFetch();
+    await s.dev.close();
+  });
+  suite.before.each(() => {
+    s.dev.received.length = 0;
+    s.root = document.createElement('div');
+    document.body.append(s.root);
+  });
+  suite.after.each(() => {
+    render(null, s.root);
+    s.root.remove();
+    after?.();
+  });
+  return s;
 }

@@ -739,17 +739,17 @@ sheets('xlsx import: good rows added in one change, each bad row refused with it
       retvalue: 0,
       Added: 2,
       Refused: [
-        { Row: 3, Field: 'UserID', Code: 40402 },
-        { Row: 4, Field: 'Password', Code: 40404 },
-        { Row: 6, Field: 'CardNo', Code: 40403 },
-        { Row: 7, Field: 'UserID', Code: 40402 },
-        { Row: 8, Field: 'AccessEnd', Code: 10005 },
-        { Row: 10, Field: 'UserName', Code: 10005 },
-        { Row: 11, Field: 'Admin', Code: 10005 },
-        { Row: 12, Field: 'IdentifyMode', Code: 10005 },
-        { Row: 13, Field: 'Password', Code: 40405 },
-        { Row: 14, Field: 'UserID', Code: 40401 },
-        { Row: 15, Field: 'CardNo', Code: 10005 },
+        { Row: 3, Field: 'UserID', Code: 40402, Msg: 'err.40402' },
+        { Row: 4, Field: 'Password', Code: 40404, Msg: 'err.40404' },
+        { Row: 6, Field: 'CardNo', Code: 40403, Msg: 'err.40403' },
+        { Row: 7, Field: 'UserID', Code: 40402, Msg: 'err.40402' },
+        { Row: 8, Field: 'AccessEnd', Code: 10005, Msg: 'err.10005' },
+        { Row: 10, Field: 'UserName', Code: 10005, Msg: 'err.10005' },
+        { Row: 11, Field: 'Admin', Code: 10005, Msg: 'err.10005' },
+        { Row: 12, Field: 'IdentifyMode', Code: 10005, Msg: 'err.10005' },
+        { Row: 13, Field: 'Password', Code: 40405, Msg: 'err.40405' },
+        { Row: 14, Field: 'UserID', Code: 40401, Msg: 'err.40401' },
+        { Row: 15, Field: 'CardNo', Code: 10005, Msg: 'err.10005' },
       ],
       RefusedCount: 11,
     });
@@ -784,10 +784,10 @@ sheets('csv import: UTF-8 with a BOM, CRLF, quotes; every cell read as text (lea
       retvalue: 0,
       Added: 3,
       Refused: [
-        { Row: 3, Field: 'UserID', Code: 40401 },
-        { Row: 4, Field: 'CardNo', Code: 10005 },
-        { Row: 5, Field: 'Password', Code: 40405 },
-        { Row: 9, Field: 'AccessBegin', Code: 10005 },
+        { Row: 3, Field: 'UserID', Code: 40401, Msg: 'err.40401' },
+        { Row: 4, Field: 'CardNo', Code: 10005, Msg: 'err.10005' },
+        { Row: 5, Field: 'Password', Code: 40405, Msg: 'err.40405' },
+        { Row: 9, Field: 'AccessBegin', Code: 10005, Msg: 'err.10005' },
       ],
       RefusedCount: 4,
     });
@@ -829,7 +829,7 @@ sheets('import stops at MaxUser: the rows past it are refused with 10004', async
   const d = await device({ seedUsers: 3, MaxUser: 5 });
   try {
     const r = await d.upload('GetExcelAddUser', file('UserID,UserName\n10,a\n11,b\n12,c\n13,d', 'u.csv'));
-    assert.equal(r, { retvalue: 0, Added: 2, Refused: [{ Row: 4, Field: 'UserID', Code: 10004 }, { Row: 5, Field: 'UserID', Code: 10004 }], RefusedCount: 2 });
+    assert.equal(r, { retvalue: 0, Added: 2, Refused: [{ Row: 4, Field: 'UserID', Code: 10004, Msg: 'msg.addUpToLimit' }, { Row: 5, Field: 'UserID', Code: 10004, Msg: 'msg.addUpToLimit' }], RefusedCount: 2 });
   } finally {
     await d.close();
   }

@@ -398,6 +398,7 @@ interface Refusal {
   Row: number;
   Field: string;
   Code: number;
+  Msg: string;
 }
 const REFUSALS_LISTED = 200;
 
@@ -425,7 +426,7 @@ function planImport(users: readonly User[], columns: (FieldName | null)[], rows:
     const u = userFrom(p);
     bad ??= rangeProblem(u) ?? saveProblem(index, count, u, 'add', profile);
     if (bad) {
-      refused.push({ Row: row.n, Field: bad.field, Code: bad.code });
+      refused.push({ Row: row.n, Field: bad.field, Code: bad.code, Msg: msgOf(bad.code) });
       continue;
     }
     added.push(u);

@@ -5,9 +5,7 @@
 import { useState } from 'react';
 import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
-import { MESSAGES } from '../../api/errors.ts';
-import { notify } from '../../ui/toast.ts';
-import { confirmAction } from '../../ui/confirm.tsx';
+import { removeAsked } from '../../form/RecordList.tsx';
 import { EnrolState, WithUser, useEnrol, useUser, type UserInfo } from './enrol.tsx';
 import { FINGER_NAMES, Hands } from './Hands.tsx';
 import { forUser } from './pick.tsx';
@@ -16,16 +14,7 @@ function Fingers({ u, reload }: { u: UserInfo; reload: () => void }) {
   const [finger, setFinger] = useState(6);
   const e = useEnrol(u.UserID, 1, reload);
   const on = (u.FPMask >> finger) & 1;
-  const remove = async () => {
-    if (!(await confirmAction())) return;
-    try {
-      await requestGoform('getOnlineEnrollStatus', { UserID: u.UserID, Type: 1, Finger: finger, Delete: 1 });
-      notify('success', i18n._(MESSAGES.success));
-    } catch {
-      // Already said.
-    }
-    reload();
-  };
+  const remove = () => removeAsked(1, '', () => requestGoform('getOnlineEnrollStatus', { UserID: u.UserID, Type: 1, Finger: finger, Delete: 1 }), reload);
   return (
     <>
       <Hands enrolled={u.FPMask} picked={finger} onPick={setFinger} />

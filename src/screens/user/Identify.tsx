@@ -2,7 +2,7 @@
 // SPEC §4 countdown (enrolling again replaces the face), and the face photo: the
 // stored one, a preview of the one picked, and the upload, whose size and
 // format the device checks (10101, 10102).
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
 import { requestFile } from '../../api/file.ts';
@@ -14,12 +14,8 @@ import { forUser } from './pick.tsx';
 
 /** An object URL for a blob, revoked when it changes or the screen closes. */
 function useBlobUrl(blob: Blob | null) {
-  const [url, setUrl] = useState<string>();
-  useEffect(() => {
-    const u = blob ? URL.createObjectURL(blob) : undefined;
-    setUrl(u);
-    return () => void (u && URL.revokeObjectURL(u));
-  }, [blob]);
+  const url = useMemo(() => blob && URL.createObjectURL(blob), [blob]);
+  useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
   return url;
 }
 
@@ -61,7 +57,7 @@ function Face({ u, reload }: { u: UserInfo; reload: () => void }) {
       {preview && <img src={preview} alt={i18n._('user.photoPreview')} />}
       <FilePick label={i18n._('user.pickPhoto')} accept="image/jpeg,image/png" onFile={setFile} />
       <div class="actions">
-        <button type="button" class="button primary" disabled={!file || busy} aria-busy={busy} onClick={upload}>
+        <button type="button" class="button primary" disabled={!file || busy} onClick={upload}>
           {i18n._('user.upload')}
         </button>
       </div>

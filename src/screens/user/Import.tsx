@@ -37,7 +37,7 @@ export function Import({ onClose }: { onClose: (added: boolean) => void }) {
       title={i18n._('user.import')}
       onClose={close}
       footer={
-        <button type="submit" form={form} class="button primary" disabled={!file || busy} aria-busy={busy}>
+        <button type="submit" form={form} class="button primary" disabled={!file || busy}>
           {i18n._('user.upload')}
         </button>
       }
@@ -64,7 +64,7 @@ export function Import({ onClose }: { onClose: (added: boolean) => void }) {
                 cols={[
                   { head: i18n._('user.row'), cell: (r) => r.Row },
                   { head: i18n._('user.column'), cell: (r) => r.Field },
-                  { head: i18n._('user.why'), cell: (r) => messageFor(r.Code) },
+                  { head: i18n._('user.why'), cell: (r) => messageFor(r.Code, r.Msg) },
                 ]}
               />
             </>

@@ -10,13 +10,11 @@ import type { ResponseOf } from '../../api/contract.ts';
 import { rulesOf } from '../../api/rules.ts';
 import { requestGoform } from '../../api/request.ts';
 import { requestFile, saveFile } from '../../api/file.ts';
-import { MESSAGES } from '../../api/errors.ts';
 import { PagedTable } from '../../form/PagedTable.tsx';
 import { Control } from '../../form/Control.tsx';
 import { bindFields, checkForm, type Values } from '../../form/rules.ts';
 import { say } from '../../form/SettingsForm.tsx';
-import { notify } from '../../ui/toast.ts';
-import { confirmAction } from '../../ui/confirm.tsx';
+import { removeAsked } from '../../form/RecordList.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import type { Key } from '../../ui/Table.tsx';
 import { Import } from './Import.tsx';
@@ -41,17 +39,13 @@ export default function UserList() {
   const problems = checkForm(fields, typed);
 
   /** Delete one user (its row's button) or the selected ones. */
-  const remove = async (ids: Key[], one?: boolean) => {
-    if (!ids.length) return notify('error', i18n._('user.selectUser'));
-    if (!(await confirmAction())) return;
-    try {
-      await (one ? requestGoform('deleteuser', { UserID: String(ids[0]) }) : requestGoform('deletsomeuser', { UserIDs: ids.map(String) }));
-      notify('success', i18n._(MESSAGES.success));
-    } catch {
-      // Already said by the request layer.
-    }
-    setReload((n) => n + 1);
-  };
+  const remove = (ids: Key[], one?: boolean) =>
+    removeAsked(
+      ids.length,
+      /*i18n*/ 'user.selectUser',
+      () => (one ? requestGoform('deleteuser', { UserID: String(ids[0]) }) : requestGoform('deletsomeuser', { UserIDs: ids.map(String) })),
+      () => setReload((n) => n + 1),
+    );
 
   const exportAll = async () => {
     try {
