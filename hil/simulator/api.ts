@@ -28,7 +28,8 @@ async function systemInfo(ctx: Context) {
   await settleEnrolment(ctx);
   const s = ctx.store.get();
   return {
-    Build_Version: p.Build_Version,
+    Model: p.model,
+    Build_Version: s.firmware ?? p.Build_Version,
     MaxUser: p.MaxUser,
     MaxFACE: p.MaxFACE,
     MaxFP: p.MaxFP,

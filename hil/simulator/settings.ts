@@ -9,11 +9,13 @@ import * as basic from './areas/basic.ts';
 import * as network from './areas/network.ts';
 import * as access from './areas/access.ts';
 import * as users from './areas/users.ts';
+import * as records from './areas/records.ts';
+import * as maintenance from './areas/maintenance.ts';
 
 /** Factory values per pair, from each area. */
 export const SEEDS: Record<string, Record<string, unknown>> = { ...basic.seeds, ...network.seeds, ...access.seeds };
 /** Calls an area implements itself (scans, pairing, lists). */
-export const AREA_HANDLERS: Record<string, CallImpl> = { ...basic.handlers, ...network.handlers, ...access.handlers, ...users.handlers };
+export const AREA_HANDLERS: Record<string, CallImpl> = { ...basic.handlers, ...network.handlers, ...access.handlers, ...users.handlers, ...records.handlers, ...maintenance.handlers };
 
 function initial(f: Field): unknown {
   if (f.values?.length) return f.values[0];

@@ -10,6 +10,8 @@ export interface DeviceState {
   /** The terminal's users, in numeric ID order (hil/simulator/areas/users.ts keeps them). */
   users: User[];
   records: { time: string; userId: string; status: number }[];
+  /** Build_Version after a firmware upgrade; absent: the profile's. */
+  firmware?: string;
   /** Settings pairs by name without the Set/Get prefix (KaoqinParam, ...). */
   settings: Record<string, Record<string, unknown>>;
 }

@@ -18,6 +18,13 @@ export const ENROLL_TIMEOUT = 40502;
 /** Another enrolment is running on the terminal. */
 export const ENROLL_BUSY = 40504;
 
+/** ExecuteCommand was sent a code that is not on the device's list (/cmd). */
+export const UNKNOWN_COMMAND = 10006;
+/** A firmware package whose payload does not match its SHA-256. */
+export const FW_CHECKSUM = 10103;
+/** A firmware package that is not newer than the running firmware (the forced upgrade, /up, installs it). */
+export const FW_NOT_NEWER = 10104;
+
 export interface AddedCode {
   code: number;
   msg: string;
@@ -75,5 +82,26 @@ export const ADDED_CODES: readonly AddedCode[] = [
     calls: ['regfp', 'getOnlineEnrollStatus'],
     meaning: 'Another enrolment is running on the terminal; this one was not started.',
     console: 'Shows the message; nothing starts.',
+  },
+  {
+    code: UNKNOWN_COMMAND,
+    msg: 'msg.badCommand',
+    calls: ['ExecuteCommand'],
+    meaning: 'The command code is not on the device\'s list (docs/API.md, "Command codes"); nothing ran.',
+    console: 'Says the code is unknown, at the code field; what was typed stays.',
+  },
+  {
+    code: FW_CHECKSUM,
+    msg: 'msg.fwChecksum',
+    calls: ['UpdateMachine'],
+    meaning: 'The package\'s payload does not match the SHA-256 in its header (a damaged or altered file); nothing changed.',
+    console: 'Shows the message; the firmware and the settings are as they were.',
+  },
+  {
+    code: FW_NOT_NEWER,
+    msg: 'msg.fwNotNewer',
+    calls: ['UpdateMachine'],
+    meaning: 'The package\'s version is not newer than the running firmware; nothing changed. The forced upgrade (/up, SetWebUpgradeMode) installs it.',
+    console: 'Shows the message, which names the forced upgrade.',
   },
 ];

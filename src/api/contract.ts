@@ -5,9 +5,10 @@
 // SPEC §7: "a read is a GET on the path prefixed Set, and a write is a POST on
 // the path prefixed Get". Paths here are exactly as the device serves them.
 
-import type { Area, CallSpec, Field, Fields } from './fields.ts';
+import type { CallSpec, Field, Fields } from './fields.ts';
 import { SETTINGS_PAIRS } from './settings/index.ts';
 import { USER_CALLS } from './users.ts';
+import { MAINTENANCE_CALLS } from './maintenance.ts';
 export type { Area, CallSpec, Field, FieldKind, Fields } from './fields.ts';
 
 /** Envelope every reply carries besides the call's own response fields (SPEC §8). */
@@ -40,7 +41,6 @@ export const WAIT = 'wait';
 // Shared field definitions
 
 const none = {} as const satisfies Fields;
-const PENDING_MAINT = 'defined by the maintenance and records issue';
 
 const funs = {
   kind: 'strings',
@@ -48,6 +48,7 @@ const funs = {
 } as const satisfies Field;
 
 const systemInfo = {
+  Model: { kind: 'string', doc: 'Model name (a settings backup names it; the firmware package must match it).' },
   Build_Version: { kind: 'string', doc: 'Firmware version.' },
   MaxUser: { kind: 'int', doc: 'Maximum number of users.' },
   MaxFACE: { kind: 'int', doc: 'Face template capacity (shown only when funOption.FACE is 1).' },
@@ -81,17 +82,6 @@ const sixDigits = {
   pattern: '^[0-9]{6}$',
   doc: 'Six digits (SPEC §5, §9).',
 } as const satisfies Field;
-
-function pending(
-  method: 'GET' | 'POST',
-  path: string,
-  area: Area,
-  purpose: string,
-  encoding: CallSpec['encoding'],
-  note: string,
-): CallSpec {
-  return { method, path, area, purpose, encoding, auth: true, request: none, response: none, fieldsPending: note };
-}
 
 // ---------------------------------------------------------------------------
 // The table
@@ -217,19 +207,8 @@ export const CALLS = {
   // Settings pairs: GET Set<Name> reads, POST Get<Name> writes (src/api/settings/).
   ...SETTINGS_PAIRS,
 
-  // Maintenance and data
-  InitMachine: pending('GET', 'InitMachine', 'Maintenance', 'Initialize the device (factory settings).', 'query', PENDING_MAINT),
-  RestartMachine: pending('GET', 'RestartMachine', 'Maintenance', 'Restart the device.', 'query', PENDING_MAINT),
-  UpdateMachine: pending('POST', 'UpdateMachine', 'Maintenance', 'Upload firmware (file body; 10101 too large, 10102 wrong format).', 'form', PENDING_MAINT),
-  InitAdminCard: pending('POST', 'InitAdminCard', 'Maintenance', 'Initialize the administrator card.', 'json', PENDING_MAINT),
-  SetWebUpgradeMode: pending('POST', 'SetWebUpgradeMode', 'Maintenance', 'Forced firmware upgrade mode (/up).', 'json', PENDING_MAINT),
-  test_takephoto: pending('POST', 'test_takephoto', 'Maintenance', 'Take a test photo (/test).', 'json', PENDING_MAINT),
-  ExecuteCommand: pending('POST', 'ExecuteCommand', 'Maintenance', 'Run a command code (/cmd).', 'json', PENDING_MAINT),
-  searchrecord: pending('GET', 'searchrecord', 'Records', 'Search attendance records.', 'query', PENDING_MAINT),
-  DownloadRecordForm: pending('GET', 'DownloadRecordForm', 'Records', 'Download records as a file.', 'query', PENDING_MAINT),
-  GetReportFormInfo: pending('GET', 'GetReportFormInfo', 'Records', 'Attendance report rows.', 'query', PENDING_MAINT),
-  DownloadReportForm: pending('GET', 'DownloadReportForm', 'Records', 'Download the report as a file.', 'query', PENDING_MAINT),
-  searchThermometryRecord: pending('GET', 'searchThermometryRecord', 'Records', 'Search temperature records (all, abnormality, normal).', 'query', PENDING_MAINT),
+  // Records, reports and maintenance (src/api/maintenance.ts)
+  ...MAINTENANCE_CALLS,
 
   // Users (src/api/users.ts)
   ...USER_CALLS,

@@ -77,17 +77,3 @@ export function pair<const Name extends string, const F extends Fields>(name: Na
     [K in `Get${Name}`]: { method: 'POST'; path: K; area: Area; purpose: string; encoding: 'json'; auth: true; request: F; response: {} };
   };
 }
-
-/** A pair whose fields a later issue defines. */
-export function pendingPair<const Name extends string>(name: Name, area: Area, purpose: string, note: string) {
-  const p = pair(name, area, purpose, {}) as unknown as Record<string, CallSpec>;
-  return {
-    [`Set${name}`]: { ...p[`Set${name}`], fieldsPending: note },
-    [`Get${name}`]: { ...p[`Get${name}`], fieldsPending: note },
-  } as { [K in `Set${Name}` | `Get${Name}`]: CallSpec };
-}
-
-/** A call whose fields a later issue defines. */
-export function pending(method: 'GET' | 'POST', path: string, area: Area, purpose: string, encoding: CallSpec['encoding'], note: string): CallSpec {
-  return { method, path, area, purpose, encoding, auth: true, request: {}, response: {}, fieldsPending: note };
-}

@@ -24,6 +24,7 @@ import AdvTimezone from './access/AdvTimezone.tsx';
 import AdvShifts from './access/AdvShifts.tsx';
 import AdvCard from './access/AdvCard.tsx';
 import { UserList, AddUser, UserEdit, Identify, Fingerprint } from './user/index.ts';
+import Backup from './maint/Backup.tsx';
 
 /** By the title id of their route (routes.ts): one per route, and a short id in what ships, where a path is twenty letters. */
 export const SCREENS: Readonly<Record<string, ComponentType>> = {
@@ -66,4 +67,5 @@ export const SCREENS: Readonly<Record<string, ComponentType>> = {
   [/*i18n*/ 'route.group']: ZoneSetting,
   [/*i18n*/ 'route.shifts']: AdvShifts,
   [/*i18n*/ 'route.card']: AdvCard,
+  [/*i18n*/ 'route.backup']: Backup,
 };

@@ -107,6 +107,7 @@ export const MENU: RouteDef[] = [
       leaf('/advSetting/firmwareUpgrade', /*i18n*/ 'route.firmwareUpgrade'),
       leaf('/advSetting/initialization', /*i18n*/ 'route.initialization'),
       leaf('/advSetting/restart', /*i18n*/ 'route.restart'),
+      leaf('/advSetting/backup', /*i18n*/ 'route.backup'),
     ],
   },
 ];

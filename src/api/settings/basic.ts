@@ -1,9 +1,8 @@
 // Basic setup pairs (SPEC §2 Basic setup, §3 Device and settings), and the
 // Wiegand pairing and Wiegand / Bluetooth authorization calls (SPEC §3, §4, §7).
 // Where SPEC does not show a field, the choice is said in its `doc`.
-import { pair, pendingPair, type CallSpec, type Field, type Fields } from '../fields.ts';
+import { pair, type CallSpec, type Field, type Fields } from '../fields.ts';
 
-const PENDING = 'defined by the settings issue';
 
 const HHMM = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 const MAC = '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$';
@@ -149,8 +148,6 @@ export const BASIC_PAIRS = {
     WiegandAuth: authMode('Wiegand readers'),
     BluetoothAuth: authMode('Bluetooth devices'),
   }),
-  ...pendingPair('SNKeyParam', 'Maintenance', 'serial-number key', PENDING),
-  ...pendingPair('DebugParam', 'Maintenance', 'debug settings', PENDING),
   // Wiegand pairing and the authorization lists (SPEC §3, §4). Lists answer at most 16 devices.
   AnvizWiegandMatch: call(
     'GET',
