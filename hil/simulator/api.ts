@@ -7,18 +7,15 @@ import type { DeviceProfile } from './profile.ts';
 import { fail, reject, type CallImpl, type Context, type DeviceState, type Reply } from './types.ts';
 import { AREA_HANDLERS, pairHandlers, seedSettings } from './settings.ts';
 import { seedUsers, settleEnrolment, userCounts } from './areas/users.ts';
+import { recordCount, seedRecords } from './areas/records.ts';
 
 export { fail, reject, failureOf } from './types.ts';
 export type { DeviceState, Reply, Session, Context, Handler, CallImpl } from './types.ts';
 
 export function seedState(profile: DeviceProfile): DeviceState {
   const users = seedUsers(profile);
-  // Records name users 1 and 2, which every seed has.
-  const records: DeviceState['records'] = [
-    { time: '2026-11-20 08:01:12', userId: '1', status: 0 },
-    { time: '2026-11-20 17:30:40', userId: '1', status: 1 },
-    { time: '2026-11-20 08:15:03', userId: '2', status: 0 },
-  ];
+  // How many records to seed; areas/records.ts generates them on first use.
+  const records = seedRecords(profile);
   return { admin: { ...profile.admin }, LanguageSettingItem: profile.LanguageSettingItem, users, records, settings: seedSettings() };
 }
 
@@ -28,7 +25,8 @@ async function systemInfo(ctx: Context) {
   await settleEnrolment(ctx);
   const s = ctx.store.get();
   return {
-    Model: p.model,
+    // The model code (a backup names it, a firmware package must match it); profile.model is the CLI's description.
+    Model: p.modelCode,
     Build_Version: s.firmware ?? p.Build_Version,
     MaxUser: p.MaxUser,
     MaxFACE: p.MaxFACE,
@@ -40,7 +38,7 @@ async function systemInfo(ctx: Context) {
     ...userCounts(s.users),
     // No iris templates are kept (the contract's users have none).
     IrisCount: 0,
-    RecordCount: s.records.length,
+    RecordCount: recordCount(ctx),
     KernelVersion: p.KernelVersion,
     FSVersion: p.FSVersion,
     EthMAC: p.EthMAC,

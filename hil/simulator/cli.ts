@@ -89,6 +89,7 @@ console.log(`Simulated terminal (${profile.model}), brand ${brand}`);
 console.log(`  console:  ${shown}`);
 console.log(`  sign in:  ${sim.store.get().admin.username} / ${sim.store.get().admin.password}`);
 console.log(`  data:     ${storeFile} (delete it, or pass --fresh, to start over)`);
+console.log(`  firmware: ${profile.modelCode} ${sim.store.get().firmware ?? profile.Build_Version} (a package: npm run firmware -- --model ${profile.modelCode} --version V… --out fw.bin; forced-upgrade password ${profile.upgradePassword})`);
 const { outcome, ms, timeoutMs } = profile.enroll;
 console.log(`  enrol:    ${outcome === 'timeout' ? `times out after ${timeoutMs} ms` : `${outcome === 'success' ? 'succeeds' : 'fails'} after ${ms} ms`} (--enroll success|fail|timeout)`);
 if (serial && sandbox) {

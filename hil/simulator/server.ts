@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { CALLS, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM, type CallSpec } from '../../src/api/contract.ts';
 import { SHEET_MAX_BYTES } from '../../src/api/users.ts';
+import { FIRMWARE_MAX_BYTES } from '../../src/api/maintenance.ts';
 import { IMPLEMENTED, failureOf, fail, isCall, notImplemented, seedState, type Context, type DeviceState, type Reply, type Session } from './api.ts';
 import { isFileReply, type FileReply, type Upload } from './types.ts';
 import { coerce, validate } from './validate.ts';
 import { loadProfile, type DeviceProfile } from './profile.ts';
 import { Store } from './store.ts';
-import { upgradeUsers } from './areas/users.ts';
+import { enrolment, upgradeUsers } from './areas/users.ts';
 
 export interface SimulatorOptions {
   /** Folder holding one brand's build: manifest.json and *.gz (dist/<brand>). */
@@ -32,9 +33,16 @@ export interface Simulator {
   server: Server;
   profile: DeviceProfile;
   store: Store<DeviceState>;
+  /** Stop serving; also during a restart (it then does not come back). */
   close(): Promise<void>;
   /** Serve another site folder from now on (the harness's "restart the web server"). */
   setSite(dir: string | undefined): void;
+  /** Restart the terminal now, as RestartMachine does; resolves once it answers again. */
+  restart(): Promise<void>;
+  /** The restart under way (resolves when the terminal answers again), or null. */
+  readonly restarting: Promise<void> | null;
+  /** Resolves once the terminal answers: at once, or when the restart under way is over. */
+  whenUp(): Promise<void>;
 }
 
 const TYPES: Record<string, string> = {
@@ -63,12 +71,16 @@ function loadSite(dir: string | undefined): Site | null {
 /** Body limit of JSON and form calls; a larger body resets the connection. */
 const MAX_BODY = 1 << 20;
 /**
- * Body limit of multipart calls: the largest file one takes (a spreadsheet)
+ * Body limit of a multipart call: the largest file it takes (a firmware
+ * package for UpdateMachine, else a spreadsheet, the largest of the others)
  * with room for the parts' headers and text fields. A larger body is read to
  * its end and thrown away, then answered 10101, so the sender gets a reply
  * rather than a reset; past MAX_DISCARD the connection is reset after all.
+ * A file within the body limit but over its call's own limit is the
+ * handler's to refuse (10101 as well).
  */
-const MAX_MULTIPART = SHEET_MAX_BYTES + (64 << 10);
+const FILE_LIMITS = new Map<string, number>([['UpdateMachine', FIRMWARE_MAX_BYTES]]);
+const multipartLimit = (name: string) => (FILE_LIMITS.get(name) ?? SHEET_MAX_BYTES) + (64 << 10);
 const MAX_DISCARD = 64 << 20;
 
 /** The body, or null when it was over `limit` and `discard` was asked for (read and thrown away). */
@@ -159,14 +171,18 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const now = options.now ?? (() => Date.now());
   const sessions = new Map<string, Session>();
   let site = loadSite(options.siteDir);
+  const factory = () => seedState(profile);
+  // When the terminal last (re)started: uptime (ExecuteCommand 100) counts from it.
+  let bootedAt = now();
 
-  async function api(req: IncomingMessage, url: URL): Promise<Answer> {
+  /** `after.restart`: a handler asked for a restart once its reply is sent (ctx.restart()). */
+  async function api(req: IncomingMessage, url: URL, after: { restart: boolean }): Promise<Answer> {
     const name = url.pathname.slice(GOFORM_PREFIX.length);
     if (!isCall(name)) return { status: 404, reply: fail(10001, `No such call: ${name}`) };
     const spec: CallSpec = CALLS[name];
     if (req.method !== spec.method) return { status: 405, reply: fail(10001, `${name} takes ${spec.method}`) };
 
-    const ctx: Context = { profile, store, sessions, now };
+    const ctx: Context = { profile, store, sessions, now, bootedAt, factory, restart: () => (after.restart = true) };
     if (spec.auth) {
       const token = req.headers[HEADERS.token.toLowerCase()];
       const s = typeof token === 'string' ? sessions.get(token) : undefined;
@@ -185,7 +201,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (spec.method === 'GET' || spec.encoding === 'query') {
       for (const [k, v] of url.searchParams) params[k] = v;
     } else if (spec.encoding === 'multipart') {
-      const body = await readBody(req, MAX_MULTIPART, true);
+      const body = await readBody(req, multipartLimit(name), true);
       if (!body) return { status: 200, reply: fail(10101, 'err.10101', { field: fileField(spec) }) };
       const parsed = await multipart(body, req.headers['content-type']);
       if (!parsed) return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
@@ -272,8 +288,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const url = new URL(req.url ?? '/', 'http://terminal');
     try {
       if (url.pathname.startsWith(GOFORM_PREFIX)) {
-        const answer = await api(req, url);
+        const after = { restart: false };
+        const answer = await api(req, url, after);
         if (options.log) console.log(`${req.method} ${url.pathname} -> ${answer.file ? `file ${answer.file.name}` : answer.reply.retvalue}`);
+        // The reply goes out first; the restart begins once it has been handed to the network (or the client left).
+        if (after.restart) res.once('close', () => void restart());
         if (answer.file) sendFile(res, answer.file);
         else sendJson(res, answer.status, answer.reply);
       } else if (req.method === 'GET' || req.method === 'HEAD') {
@@ -287,11 +306,79 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       else res.destroy();
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  const host = options.host ?? '127.0.0.1';
+  let port = options.port ?? 0;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      const failed = (err: Error) => reject(err);
+      server.once('error', failed);
+      server.listen(port, host, () => {
+        server.off('error', failed);
+        resolve();
+      });
+    });
+  /** Stop listening and drop every connection, idle or busy (a power cycle does not finish replies). */
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  await listen();
   const addr = server.address() as AddressInfo;
+  // A restart listens on the same port again, also when the first one was chosen by the system (port 0).
+  port = addr.port;
+
+  // The restart (RestartMachine, InitMachine, a firmware upgrade): the
+  // listening socket closes, so connections are refused, and every open
+  // connection is dropped; sessions and a running enrolment end (they live in
+  // memory, as on the terminal); after restartMs the same address answers
+  // again. The store is untouched: it is what survives a restart.
+  let restarting: Promise<void> | null = null;
+  let closed = false;
+  /** Ends the restart's wait early (close()). */
+  let wake: (() => void) | null = null;
+  const forget = () => {
+    sessions.clear();
+    const e = enrolment(store);
+    e.run = null;
+    e.result = null;
+  };
+  function restart(): Promise<void> {
+    if (closed) return Promise.resolve();
+    restarting ??= (async () => {
+      if (options.log) console.log(`restart: not answering for ${profile.restartMs} ms`);
+      forget();
+      await stop();
+      // A call that was still running when the connections dropped may have signed in since.
+      forget();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, profile.restartMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+      // The port may be taken for a moment by another program: try again for up to 5 s.
+      for (let tries = 0; !closed; tries++) {
+        try {
+          await listen();
+          break;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || tries >= 50) throw err;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      bootedAt = now();
+      if (options.log && !closed) console.log('restart: answering again');
+    })()
+      .catch((err) => console.error('simulator: the restart could not listen again:', err))
+      .finally(() => {
+        restarting = null;
+      });
+    return restarting;
+  }
+
   return {
     url: `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`,
     server,
@@ -300,10 +387,19 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     setSite(dir) {
       site = loadSite(dir);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    restart,
+    get restarting() {
+      return restarting;
+    },
+    whenUp: async () => {
+      await restarting;
+    },
+    async close() {
+      closed = true;
+      wake?.();
+      // A restart under way sees `closed` and does not listen again.
+      await restarting;
+      if (server.listening) await stop();
+    },
   };
 }

@@ -9,7 +9,13 @@ export interface DeviceState {
   LanguageSettingItem: 0 | 1;
   /** The terminal's users, in numeric ID order (hil/simulator/areas/users.ts keeps them). */
   users: User[];
-  records: { time: string; userId: string; status: number }[];
+  /**
+   * The attendance and temperature records: how many a fresh store was
+   * seeded with, and from how many seed users. The records themselves are
+   * generated from these, the same every time (hil/simulator/areas/records.ts);
+   * all 0 once they are deleted (InitMachine).
+   */
+  records: { attendance: number; temperature: number; users: number };
   /** Build_Version after a firmware upgrade; absent: the profile's. */
   firmware?: string;
   /** Settings pairs by name without the Set/Get prefix (KaoqinParam, ...). */
@@ -65,6 +71,16 @@ export interface Context {
   sessions: Map<string, Session>;
   session?: Session;
   now: () => number;
+  /** When the terminal last started or restarted (ms, now()'s clock): uptime counts from it. */
+  bootedAt: number;
+  /** The state of a fresh store: the profile's factory state (seedState). */
+  factory: () => DeviceState;
+  /**
+   * Restart the terminal once this call's reply has been sent (RestartMachine,
+   * InitMachine, a good UpdateMachine): it stops answering for the profile's
+   * restartMs, every session ends, then it answers again on the same address.
+   */
+  restart: () => void;
 }
 
 /** A file that arrived in a multipart body. */

@@ -6,7 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALLS, ENVELOPE, GOFORM_PREFIX, HEADERS, REQUEST_TIMEOUT_MS, TIMESTAMP_PARAM, type CallSpec, type Field, type Fields } from './contract.ts';
 import { CODE_MESSAGES, MESSAGES } from './errors.ts';
-import { ADDED_CODES } from './codes.ts';
+import { ADDED_CODES, FW_CHECKSUM, FW_NOT_NEWER, UNKNOWN_COMMAND } from './codes.ts';
+import { COMMANDS, FIRMWARE_MAX_BYTES, PACKAGE } from './maintenance.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -48,6 +49,64 @@ function fieldRows(fields: Fields, prefix = ''): string[] {
 function fieldTable(title: string, fields: Fields): string[] {
   if (!Object.keys(fields).length) return [`${title}: none.`, ''];
   return [`${title}:`, '', '| field | kind | required | meaning |', '|---|---|---|---|', ...fieldRows(fields), ''];
+}
+
+/** The firmware package's layout and rules (UpdateMachine), from PACKAGE. */
+function packageSection(): string[] {
+  const [modelAt, modelLen] = PACKAGE.model;
+  const [versionAt, versionLen] = PACKAGE.firmware;
+  const rows: [number, number | string, string][] = [
+    [0, PACKAGE.magic.length, `magic, the ASCII text \`${PACKAGE.magic}\``],
+    [PACKAGE.magic.length, 1, `format version: ${PACKAGE.version}`],
+    [PACKAGE.magic.length + 1, modelAt - PACKAGE.magic.length - 1, 'zero'],
+    [modelAt, modelLen, 'model: SetInfoParam\'s `Model`; text field'],
+    [versionAt, versionLen, 'firmware version, SetInfoParam\'s `Build_Version` after the upgrade; text field'],
+    [PACKAGE.length, 4, 'payload length in bytes, unsigned, little-endian'],
+    [PACKAGE.sha256, 32, 'SHA-256 of the payload'],
+    [PACKAGE.header, '…', 'payload'],
+  ];
+  return [
+    '## Firmware package',
+    '',
+    `\`UpdateMachine\` takes one file: a ${PACKAGE.header}-byte header, then the payload, ${FIRMWARE_MAX_BYTES} bytes in all at most.`,
+    '',
+    '| offset | bytes | content |',
+    '|---|---|---|',
+    ...rows.map(([at, n, what]) => `| ${at} | ${n} | ${what} |`),
+    '',
+    '- Text fields hold printable ASCII (one character or more, no space at either end), then NUL bytes to the end of the',
+    '  field (nothing after the first NUL).',
+    '- A version is an optional letter, then decimal numbers separated by dots (`V2.6.19`, `V2.6.18.2026.11`).',
+    '- Newer: the numbers are compared left to right, as numbers; the first that differs decides. A missing number counts',
+    '  as 0 and the letter does not count: `V2.6` = `V2.6.0` < `V2.6.0.1` < `V2.10`.',
+    '',
+    'The device checks, in this order, before anything changes:',
+    '',
+    `1. Over ${FIRMWARE_MAX_BYTES} bytes: 10101.`,
+    `2. Not a package (shorter than the header, another magic or format version, bytes ${PACKAGE.magic.length + 1} to ${modelAt - 1} not zero, a text`,
+    `   field or version not as above, a file length other than ${PACKAGE.header} + the payload length), or another model: 10102.`,
+    `3. The payload's SHA-256 is not the header's: ${FW_CHECKSUM}.`,
+    `4. The version is not newer than the running firmware: ${FW_NOT_NEWER}, unless \`SetWebUpgradeMode\` opened the forced upgrade.`,
+    '',
+    '`npm run firmware -- --model T10 --version V2.6.19 --out fw.bin` writes a package (`hil/firmware.ts`; `--size`,',
+    '`--zero`, `--corrupt`).',
+    '',
+  ];
+}
+
+/** ExecuteCommand's codes, from COMMANDS. */
+function commandSection(): string[] {
+  return [
+    '## Command codes',
+    '',
+    `\`ExecuteCommand\` runs these codes and no other: any other code answers ${UNKNOWN_COMMAND} with \`field\` \`Code\`. None runs a shell`,
+    'or any program. `Output` is plain text, lines separated by `\\n`.',
+    '',
+    '| code | what it does |',
+    '|---|---|',
+    ...Object.entries(COMMANDS).map(([code, what]) => `| ${code} | ${what} |`),
+    '',
+  ];
 }
 
 function callSection(name: string, c: CallSpec): string[] {
@@ -141,6 +200,8 @@ export function renderApiDoc(): string {
     '(finger screens), `wifi`, `bluetooth`, `mqtt`, `cloud`, `wiegand`, `print`, `thermometry`. The keys `face`, `iris`, `card`',
     'and `report` are reserved for the screens that use them. Routes themselves only require a session (SPEC §6).',
     '',
+    ...packageSection(),
+    ...commandSection(),
   ];
   for (const [area, calls] of areas) {
     out.push(`## Calls: ${area}`, '');

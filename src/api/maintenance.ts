@@ -25,6 +25,14 @@ export const FEVER_C = 37.3;
  *  72   4  payload length in bytes, unsigned little-endian
  *  76  32  SHA-256 of the payload
  * 108   …  payload
+ * Text fields: printable ASCII (not empty, no space at either end), then
+ * NULs to the end of the field (nothing after the first NUL). A version is
+ * an optional letter, then decimal numbers separated by dots ("V2.6.19").
+ * One version is newer than another
+ * when its numbers, compared left to right as numbers, are greater at the
+ * first place they differ; a missing number counts as 0 and the letter does
+ * not count (V2.6 = V2.6.0 < V2.6.0.1 < V2.10). docs/API.md, "Firmware
+ * package", is generated from this (src/api/apidoc.ts).
  */
 export const PACKAGE = { magic: 'TAFW', version: 1, header: 108, model: [8, 32], firmware: [40, 32], length: 72, sha256: 76 } as const;
 
@@ -63,7 +71,7 @@ const record = {
 const reportSearch = {
   UserID: anyUser,
   Start: { kind: 'string', pattern: DAY, doc: 'First day of the period, YYYY-MM-DD.' },
-  End: { kind: 'string', pattern: DAY, doc: `Last day, included; not before Start and at most ${REPORT_MAX_DAYS} days after it in all (10005 naming End).` },
+  End: { kind: 'string', pattern: DAY, doc: `Last day, included; not before Start, and the period at most ${REPORT_MAX_DAYS} days in all, Start and End included (10005 naming End).` },
 } as const satisfies Fields;
 
 const reportRow = {
@@ -71,7 +79,7 @@ const reportRow = {
   UserName: record.UserName,
   Date: { kind: 'string', doc: 'The day, YYYY-MM-DD.' },
   FirstIn: { ...time, doc: 'First punch of the day, "HH:MM".' },
-  LastOut: { ...time, doc: 'Last punch of the day, "HH:MM"; empty when the day has a single punch (a missing punch).' },
+  LastOut: { ...time, doc: 'Last counted punch of the day, "HH:MM"; empty when the day has a single counted punch (a missing punch).' },
   InTime: { ...time, doc: 'When the user\'s shift starts (SetShiftsInfo OnDuty); empty for a user with no shift.' },
   OutTime: { ...time, doc: 'When the shift ends (OffDuty); empty for a user with no shift.' },
   Late: { kind: 'int', min: 0, doc: 'Minutes FirstIn is after InTime, when more than the shift\'s LateGrace; else 0.' },
@@ -86,7 +94,7 @@ const call = <const R extends Fields, const A extends Fields>(method: 'GET' | 'P
 const XLSX =
   'an .xlsx workbook, answered as the file itself (Content-Disposition attachment). Row 1 holds the column names; every cell is a string cell with the Text number format (\'@\'), column by column, so a value that starts with =, +, -, @, a tab or a carriage return shows as text and never runs as a formula.';
 
-const snKey = (n: number) => ({ kind: 'string', pattern: '^$|^[0-9A-Z]{5}$', doc: `Key ${n}: five characters, digits and capital letters (empty: not set).` }) as const;
+const snKey = (n: number) => ({ kind: 'string', optional: true, pattern: '^$|^[0-9A-Z]{5}$', doc: `Key ${n}: five characters, digits and capital letters; empty: not set. Left out of a write: unchanged.` }) as const;
 const debug = {
   Mode: { kind: 'int', values: [0, 1, 2], doc: 'Test mode: 0 normal operation, 1 factory test (the terminal shows recognition scores and sensor values), 2 burn-in (it cycles camera, relay and screen until set back to 0).' },
 } as const satisfies Fields;
@@ -102,7 +110,7 @@ export const MAINTENANCE_CALLS = {
     'GetReportFormInfo',
     'Records',
     'query',
-    'One page of the attendance report: a row per user and day that has a punch in the period, by user ID then date. The device computes it from its records and its shifts: punches within the duplicate punch range (SetKaoqinParam RepeatTime) of the punch before them count once; the first punch is FirstIn, the last (when there are two or more) LastOut; Late and Early compare them with the user\'s shift. Days without a punch have no row.',
+    'One page of the attendance report: a row per user and day that has a punch in the period, by user ID (numeric order) then date. The device computes it from its records and its shifts: a punch less than the duplicate punch range (SetKaoqinParam RepeatTime, minutes) after the last counted punch of the day is not counted (so presses close together count once); the first punch is FirstIn, the last counted one (when there are two or more) LastOut; Late and Early compare them, as HH:MM (seconds dropped), with the user\'s shift now; a user with Shift 0, or deleted since, has no InTime or OutTime and Late and Early 0. Days without a punch have no row. Each calendar day is a row of its own, also for a shift that ends the next day (OffDuty before OnDuty): the times compare within the day, so a night shift\'s morning punch starts the next day\'s row (before OnDuty: not late).',
     { ...page, ...reportSearch },
     {
       Total: { kind: 'int', doc: 'Rows in the whole report.' },
@@ -110,7 +118,7 @@ export const MAINTENANCE_CALLS = {
     },
   ),
   DownloadReportForm: call('GET', 'DownloadReportForm', 'Records', 'query', `The whole report for the same period and user (no paging), as ${XLSX} Columns: the row fields, in their order.`, reportSearch, none, { reply: 'file' }),
-  searchThermometryRecord: call('GET', 'searchThermometryRecord', 'Records', 'query', `One page of temperature records, newest first (devices with the thermometry function). A reading at or above ${FEVER_C} °C is abnormal.`, {
+  searchThermometryRecord: call('GET', 'searchThermometryRecord', 'Records', 'query', `One page of temperature records, newest first (devices with the thermometry function; a device without it, no 'thermometry' in funs, answers 10001). A reading at or above ${FEVER_C} °C is abnormal.`, {
     ...page,
     Type: { kind: 'int', values: [0, 1, 2], doc: 'Filter (SPEC §3): 0 all, 1 abnormality, 2 normal.' },
   }, {
@@ -128,7 +136,7 @@ export const MAINTENANCE_CALLS = {
     },
   }),
 
-  InitMachine: call('GET', 'InitMachine', 'Maintenance', 'query', 'Initialization: every setting back to its factory value, every user, template, photo and record deleted, the administrator password back to the factory one. Answers 0, then restarts as RestartMachine does. The firmware stays.', none, none),
+  InitMachine: call('GET', 'InitMachine', 'Maintenance', 'query', 'Initialization: every setting back to its factory value, every user, template, photo and record deleted, the administrator password back to the factory one. Answers 0, then restarts as RestartMachine does. The firmware stays, and so do the serial-number keys (SetSNKeyParam: written at the factory, they identify the device). The simulated terminal\'s factory state is a fresh store\'s: its profile\'s seed users (seedUsers; none with 0) and no records.', none, none),
   RestartMachine: call(
     'GET',
     'RestartMachine',
@@ -143,7 +151,7 @@ export const MAINTENANCE_CALLS = {
     'UpdateMachine',
     'Maintenance',
     'multipart',
-    `Firmware upgrade. The package (docs/API.md, "Firmware package") is checked before anything changes: 10101 above ${FIRMWARE_MAX_BYTES} bytes; 10102 when it is not a package (magic, format version, length) or is for another model; 10103 when the payload's SHA-256 does not match the header; 10104 when its version is not newer than the running one, unless SetWebUpgradeMode opened the forced upgrade in this session. A good package answers 0 with its version, and the device restarts into it (as RestartMachine).`,
+    `Firmware upgrade. The package (docs/API.md, "Firmware package") is checked before anything changes: 10101 above ${FIRMWARE_MAX_BYTES} bytes; 10102 when it is not a package (magic, format version, length) or is for another model; 10103 when the payload's SHA-256 does not match the header; 10104 when its version is not newer than the running one (docs/API.md, "Firmware package", says how versions compare), unless SetWebUpgradeMode opened the forced upgrade in this session. A good package answers 0 with its version, and the device restarts into it (as RestartMachine).`,
     { File: { kind: 'file', doc: 'The firmware package.' } },
     { Version: { kind: 'string', doc: 'The version the device runs after the restart.' } },
   ),
@@ -155,7 +163,7 @@ export const MAINTENANCE_CALLS = {
     'SetWebUpgradeMode',
     'Maintenance',
     'json',
-    'Forced upgrade (/up): with the forced-upgrade password (set at the factory; not the administrator\'s), the next UpdateMachine of this session may install any version of the device\'s model, also an older one or the same one again. 40302 when the password is wrong.',
+    'Forced upgrade (/up): with the forced-upgrade password (set at the factory; not the administrator\'s), the next UpdateMachine of this session may install any version of the device\'s model, also an older one or the same one again. The forced upgrade stays open for 10 minutes; it ends sooner with the session (sign-out, restart) or once a package is installed. A package refused for another reason (10101, 10102, 10103) leaves it open. 40302 when the password is wrong.',
     { Password: { kind: 'string', maxLength: 32, pattern: '\\S', doc: 'The forced-upgrade password.' } },
     none,
   ),

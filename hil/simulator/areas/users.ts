@@ -77,6 +77,8 @@ function view(ctx: Context): View {
 }
 
 const find = (ctx: Context, id: unknown) => view(ctx).index.byId.get(String(id));
+/** A user by ID, through the index (the records name users by ID). */
+export const userById = (ctx: Context, id: string): User | undefined => find(ctx, id);
 
 /** Insert or replace `u`, keeping numeric ID order. */
 function put(users: User[], u: User): void {
