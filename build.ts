@@ -124,8 +124,9 @@ export function prepareCatalogs(extract: boolean, quiet: boolean): void {
 }
 
 /**
- * Names of the calls the console's source makes: requestGoform('<name>', ...)
- * and form definitions (read:, write:, add:, del: '<name>'). Code in
+ * Names of the calls the console's source makes: requestGoform('<name>', ...),
+ * download / upload('<name>', ...) and definitions (read:, write:, add:,
+ * del:, call:, list:, file: '<name>', or the same as JSX props). Code in
  * src/form/ calls requestGoform with the names those definitions give it.
  * With `checked`, only the calls whose request fields the forms check
  * (write: and add: of a definition, rulesOf('<name>')).
@@ -138,9 +139,14 @@ export function callsUsed(dir = join(ROOT, 'src'), checked = false): Set<string>
       if (e.isDirectory()) walk(p);
       else if (/\.tsx?$/.test(e.name) && !/\/api\/(request|file)\.ts$/.test(p)) {
         const src = readFileSync(p, 'utf8');
-        const defs = checked ? /\b(?:write|add):\s*['"](\w+)['"]|rulesOf\(\s*['"](\w+)['"]/g : /\b(?:read|write|add|del):\s*['"](\w+)['"]|rulesOf\(\s*['"](\w+)['"]/g;
+        // A definition's calls: `write: 'X'` in an object, write="X" as a JSX prop (list, call: a search's list call, whose fields it checks).
+        const defs = checked
+          ? /\b(?:write|add|call|list)[:=]\s*['"](\w+)['"]|rulesOf\(\s*['"](\w+)['"]/g
+          : /\b(?:read|write|add|del|call|list|file)[:=]\s*['"](\w+)['"]|(?:rulesOf|download|upload)\(\s*['"](\w+)['"]/g;
         for (const m of src.matchAll(defs)) used.add(m[1] ?? m[2]);
-        if (checked || /[\\/]form[\\/]/.test(p)) continue;
+        // The form engine and the settings backup call with names from definitions (the backup's are the
+        // settings screens' calls: tests/unit/backup.test.ts checks that this function sees every one).
+        if (checked || /[\\/]form[\\/]|[\\/]maint[\\/]backup\.ts$/.test(p)) continue;
         for (const m of src.matchAll(/(?:requestGoform|requestFile)\(\s*([^,)\s]*)/g)) {
           const lit = /^['"](\w+)['"]$/.exec(m[1]);
           if (!lit) throw new Error(`${relative(ROOT, p)}: requestGoform / requestFile need a literal call name (the build ships only the calls it sees)`);
@@ -215,7 +221,7 @@ function contractPlugin(): Plugin {
  * their texts ship in a second file per locale ("screen texts"), loaded once
  * the layout opens, so the login page carries only the core texts.
  */
-export const SCREEN_TEXT_PREFIXES = ['att.', 'unit.', 'basic.', 'net.', 'acc.', 'form.', 'user.', 'msg.enroll'];
+export const SCREEN_TEXT_PREFIXES = ['att.', 'unit.', 'basic.', 'net.', 'acc.', 'form.', 'user.', 'msg.enroll', 'rec.', 'maint.', 'bak.', 'msg.fw', 'msg.badCommand'];
 
 /**
  * Message ids are readable in the source and the PO files ("basic.volume");

@@ -1,9 +1,10 @@
-// Calls that answer a file (an export, a photo): the same request as every
-// other call (SPEC §7 General), but a success is the file itself. A failure
-// still answers the JSON envelope and is handled as SPEC §8 says. Not on the
-// login path: only signed-in screens import this.
-import type { CallName, RequestOf } from './contract.ts';
-import { handleReply, parseBody, transport } from './request.ts';
+// Calls that answer a file (an export, a photo) or send one with a progress
+// bar (firmware): the same request as every other call (SPEC §7 General).
+// A success is the file itself; a failure still answers the JSON envelope
+// and is handled as SPEC §8 says. Not on the login path: only signed-in
+// screens import this.
+import type { CallName, Reply, RequestOf } from './contract.ts';
+import { handleReply, noAnswer, parseBody, prepare, transport } from './request.ts';
 
 /** The file a call answers; rejects (after saying why) when the device answers an error instead. */
 export async function requestFile<N extends CallName>(name: N, params?: RequestOf<N>): Promise<Blob> {
@@ -21,4 +22,33 @@ export function saveFile(blob: Blob, name: string): void {
   a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/** A call's file saved as a download; a failure has been said already. */
+export const download = <N extends CallName>(name: N, params: RequestOf<N>, file: string) =>
+  requestFile(name, params).then((b) => saveFile(b, file), () => undefined);
+
+/**
+ * Send a call with a file, reporting the bytes sent as they go (fetch cannot).
+ * No timeout while the file travels: a large file on a slow link takes what
+ * it takes; a broken link ends it. Resolves and rejects as requestGoform.
+ */
+export function upload<N extends CallName>(name: N, params: RequestOf<N>, progress: (sent: number, total: number) => void, expect?: readonly number[]): Promise<Reply<N>> {
+  const { url, method, headers, body } = prepare(name, params);
+  return new Promise((resolve, reject) => {
+    const x = new XMLHttpRequest();
+    x.open(method, url);
+    for (const k in headers) x.setRequestHeader(k, headers[k]);
+    x.upload.onprogress = (e) => progress(e.loaded, e.total);
+    x.onload = () => {
+      try {
+        if (x.status != 200) throw 0;
+        resolve(handleReply(parseBody(x.responseText), expect) as Reply<N>);
+      } catch (e) {
+        reject(e === 0 ? noAnswer(false) : e);
+      }
+    };
+    x.onerror = () => reject(noAnswer(false));
+    x.send(body);
+  });
 }

@@ -80,12 +80,8 @@ export async function requestGoform<N extends CallName>(name: N, params?: Reques
   return handleReply(await transport(name, params, options), options.expect) as Reply<N>;
 }
 
-/**
- * The request as SPEC §7 General says (headers, timestamp, encoding,
- * timeout); `read` turns the HTTP answer into the device's reply. Rejects,
- * after saying so, when no answer came.
- */
-export async function transport(name: CallName, params: object = {}, options: RequestOptions = {}, read = async (res: Response): Promise<unknown> => parseBody(await res.text())): Promise<unknown> {
+/** A call's URL, method, headers and body, as SPEC §7 General says (headers, timestamp, encoding). */
+export function prepare(name: CallName, params: object = {}) {
   const spec = routeOf(name);
   const query = new URLSearchParams();
   query.set(TIMESTAMP_PARAM, String(Date.now()));
@@ -112,7 +108,23 @@ export async function transport(name: CallName, params: object = {}, options: Re
     body = JSON.stringify(p);
     headers['Content-Type'] = 'application/json';
   }
+  return { url: `${GOFORM_PREFIX}${spec.path}?${query}`, method: spec.method, headers, body };
+}
 
+/** Says that no device answer came, and the error to throw. */
+export function noAnswer(timedOut: boolean): GoformError {
+  const text = i18n._(timedOut ? MESSAGES.networkConnectionFailed : MESSAGES.networkError);
+  notify('error', text);
+  return new GoformError(timedOut ? TIMEOUT_ERROR : NETWORK_ERROR, text, true);
+}
+
+/**
+ * The request prepared as above, with the 60 s timeout; `read` turns the
+ * HTTP answer into the device's reply. Rejects, after saying so, when no
+ * answer came.
+ */
+export async function transport(name: CallName, params: object = {}, options: RequestOptions = {}, read = async (res: Response): Promise<unknown> => parseBody(await res.text())): Promise<unknown> {
+  const { url, ...init } = prepare(name, params);
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -122,10 +134,8 @@ export async function transport(name: CallName, params: object = {}, options: Re
   options.signal?.addEventListener('abort', () => controller.abort());
 
   try {
-    const res = await fetch(`${GOFORM_PREFIX}${spec.path}?${query}`, {
-      method: spec.method,
-      headers,
-      body,
+    const res = await fetch(url, {
+      ...init,
       cache: 'no-store',
       signal: controller.signal,
     });
@@ -133,9 +143,7 @@ export async function transport(name: CallName, params: object = {}, options: Re
     return await read(res);
   } catch (err) {
     if (options.signal?.aborted) throw new GoformError('aborted', 'aborted', true);
-    const text = i18n._(timedOut ? MESSAGES.networkConnectionFailed : MESSAGES.networkError);
-    notify('error', text);
-    throw new GoformError(timedOut ? TIMEOUT_ERROR : NETWORK_ERROR, text, true);
+    throw noAnswer(timedOut);
   } finally {
     clearTimeout(timer);
   }

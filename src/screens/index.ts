@@ -25,6 +25,8 @@ import AdvShifts from './access/AdvShifts.tsx';
 import AdvCard from './access/AdvCard.tsx';
 import { UserList, AddUser, UserEdit, Identify, Fingerprint } from './user/index.ts';
 import Backup from './maint/Backup.tsx';
+import { Records, Report, Thermometry } from './maint/records.tsx';
+import { FirmwareUpgrade, InitCard, Initialization, Restart } from './maint/device.tsx';
 
 /** By the title id of their route (routes.ts): one per route, and a short id in what ships, where a path is twenty letters. */
 export const SCREENS: Readonly<Record<string, ComponentType>> = {
@@ -67,5 +69,12 @@ export const SCREENS: Readonly<Record<string, ComponentType>> = {
   [/*i18n*/ 'route.group']: ZoneSetting,
   [/*i18n*/ 'route.shifts']: AdvShifts,
   [/*i18n*/ 'route.card']: AdvCard,
+  [/*i18n*/ 'route.recordList']: Records,
+  [/*i18n*/ 'route.thermometry']: Thermometry,
+  [/*i18n*/ 'route.report']: Report,
+  [/*i18n*/ 'route.initCard']: InitCard,
+  [/*i18n*/ 'route.firmwareUpgrade']: FirmwareUpgrade,
+  [/*i18n*/ 'route.initialization']: Initialization,
+  [/*i18n*/ 'route.restart']: Restart,
   [/*i18n*/ 'route.backup']: Backup,
 };

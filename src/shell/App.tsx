@@ -7,7 +7,6 @@ import { resolveRoute } from './routes.ts';
 import { Lazy } from './Lazy.tsx';
 import Login from '../screens/Login.tsx';
 import NotFound from '../screens/NotFound.tsx';
-import Pending from '../screens/Pending.tsx';
 import { Toasts } from '../ui/Toasts.tsx';
 import { useStore } from '../state/use-store.ts';
 import { $session } from '../state/session.ts';
@@ -21,6 +20,8 @@ const STANDALONE_SCREENS: Record<string, ComponentType> = { '/login': Login, '/4
 /** The signed-in layout (with its stylesheet and the screens' texts) loads on demand: the login page does not carry it. */
 export const loadLayout = () =>
   Promise.all([import('./Layout.tsx'), loadStylesheet(pageData.layoutCss), loadScreenTexts()]).then(([layout]) => layout);
+/** The hidden service routes (/snkey, /up, /test, /cmd) ship in the layout's file. */
+const loadService = () => loadLayout().then((m) => ({ default: m.Service }));
 
 export function App() {
   const [location, navigate] = useLocation();
@@ -38,7 +39,7 @@ export function App() {
     navigated();
     window.scrollTo(0, 0);
   }, [location]);
-  const Standalone = route && (STANDALONE_SCREENS[route.path] ?? Pending);
+  const Standalone = route && STANDALONE_SCREENS[route.path];
   const title = route ? i18n._(route.title) : '';
   useEffect(() => {
     document.title = title ? `${title} - ${brand.title}` : brand.title;
@@ -47,8 +48,8 @@ export function App() {
   return (
     <>
       {route &&
-        (route.inLayout ? (
-          <Lazy load={loadLayout} props={{ route }} />
+        (route.inLayout || !Standalone ? (
+          <Lazy load={route.inLayout ? loadLayout : loadService} props={{ route }} />
         ) : (
           Standalone && <Standalone key={route.path} />
         ))}

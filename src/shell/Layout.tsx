@@ -11,6 +11,8 @@ import { ConfirmHost } from '../ui/confirm.tsx';
 import { useStore } from '../state/use-store.ts';
 import { $drawerOpen, $mobile, $sidebarOpen } from '../state/ui.ts';
 import { startFunctionRefresh } from '../state/functions.ts';
+// The hidden service routes ship in this file too (App loads them on demand).
+export { Service } from '../screens/maint/service.tsx';
 
 export default function Layout({ route }: { route: FlatRoute }) {
   const Screen = SCREENS[route.title] ?? Pending;

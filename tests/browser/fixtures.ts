@@ -1,6 +1,7 @@
 // Test fixtures: each test gets its own simulated terminal (fresh store,
 // chosen device profile) serving the built console, and an axe-core check.
-import { test as base, expect, type Page } from 'playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from 'playwright/test';
+import { CALLS, type CallName } from '../../src/api/contract.ts';
 import { appendFileSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -100,6 +101,36 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   const result = (await page.evaluate(() => (window as unknown as { axe: { run: (o: object) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }))) as AxeResult;
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The device's API, signed in as the administrator (what a script or QA
+ * tool would do): each call travels as the contract says (GET query, JSON
+ * or URL-encoded body). `raw` answers the HTTP response (files).
+ */
+export async function deviceApi(request: APIRequestContext, terminal: Terminal) {
+  const login = (await (await request.post(`${terminal.url}/goform/chklogin`, { data: ADMIN })).json()) as Json;
+  const token = String(login.token);
+  const raw = (name: CallName, body: Json = {}) => {
+    const spec = CALLS[name];
+    const text = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)]));
+    const headers = { 'X-Token': token };
+    if (spec.method === 'GET' || spec.encoding === 'query') return request.fetch(`${terminal.url}/goform/${name}?${text}`, { method: spec.method, headers });
+    if (spec.encoding === 'form') return request.post(`${terminal.url}/goform/${name}`, { headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' }, data: text.toString() });
+    return request.post(`${terminal.url}/goform/${name}`, { headers, data: body });
+  };
+  const call = async (name: CallName, body: Json = {}) => (await (await raw(name, body)).json()) as Json;
+  const user = (id: string, name: string, extra: Json = {}) => ({ UserID: id, UserName: name, Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0, ...extra });
+  return {
+    token,
+    raw,
+    call,
+    add: async (id: string, name: string, extra: Json = {}) => expect((await call('adduser', { ...user(id, name, extra), Replace: 1 })).retvalue).toBe(0),
+    info: (id: string) => call('GetUserInfo', { UserID: id }),
+    remove: (ids: string[]) => call('deletsomeuser', { UserIDs: ids }),
+  };
 }
 
 export { expect };

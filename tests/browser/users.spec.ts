@@ -8,32 +8,13 @@
 // through the API (IDs 9876xxxxx) and removes them; only what needs the
 // in-process simulator (10,000 seeded users, a restart, enrolment outcomes
 // that need a person at the terminal) skips there, saying why.
-import type { Page, APIRequestContext } from 'playwright/test';
+import type { Page } from 'playwright/test';
 import ExcelJS from 'exceljs';
 import { deflateSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
-import { test, expect, openSignedIn, signIn, expectAccessible, simulatorOnly, ADMIN, type Terminal } from './fixtures.ts';
+import { test, expect, openSignedIn, signIn, expectAccessible, simulatorOnly, deviceApi } from './fixtures.ts';
 
 type Json = Record<string, unknown>;
-
-/** The device's API, signed in as the administrator (what a script or QA tool would do). */
-async function deviceApi(request: APIRequestContext, terminal: Terminal) {
-  const login = (await (await request.post(`${terminal.url}/goform/chklogin`, { data: ADMIN })).json()) as Json;
-  const token = String(login.token);
-  const call = async (name: string, body: Json = {}) => {
-    const get = name === 'userlist';
-    const url = `${terminal.url}/goform/${name}${get ? `?${new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)]))}` : ''}`;
-    const r = get ? await request.get(url, { headers: { 'X-Token': token } }) : await request.post(url, { headers: { 'X-Token': token }, data: body });
-    return (await r.json()) as Json;
-  };
-  const user = (id: string, name: string, extra: Json = {}) => ({ UserID: id, UserName: name, Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0, ...extra });
-  return {
-    call,
-    add: async (id: string, name: string, extra: Json = {}) => expect((await call('adduser', { ...user(id, name, extra), Replace: 1 })).retvalue).toBe(0),
-    info: (id: string) => call('GetUserInfo', { UserID: id }),
-    remove: (ids: string[]) => call('deletsomeuser', { UserIDs: ids }),
-  };
-}
 
 /** IDs no seeded user has, and that a test removes again. */
 const ID = (n: number) => String(987650000 + n);

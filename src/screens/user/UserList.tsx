@@ -3,17 +3,15 @@
 // start and end time; delete selected ("Please select user!", "Are you
 // Sure?"); import from a spreadsheet and export every user; on a phone a
 // circle-plus button opens the add route.
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
 import type { ResponseOf } from '../../api/contract.ts';
-import { rulesOf } from '../../api/rules.ts';
 import { requestGoform } from '../../api/request.ts';
-import { requestFile, saveFile } from '../../api/file.ts';
+import { download } from '../../api/file.ts';
 import { PagedTable } from '../../form/PagedTable.tsx';
-import { Control } from '../../form/Control.tsx';
-import { bindFields, checkForm, type Values } from '../../form/rules.ts';
-import { say } from '../../form/SettingsForm.tsx';
+import { Search } from '../../form/Search.tsx';
+import type { Values } from '../../form/rules.ts';
 import { removeAsked } from '../../form/RecordList.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import type { Key } from '../../ui/Table.tsx';
@@ -29,14 +27,10 @@ const SEARCH = [
 const NO_SEARCH: Values = { UserID: '', Start: '', End: '' };
 
 export default function UserList() {
-  const fields = useMemo(() => bindFields(SEARCH, rulesOf('userlist')), []);
-  const [typed, setTyped] = useState(NO_SEARCH);
   const [query, setQuery] = useState(NO_SEARCH);
-  const [shown, setShown] = useState(false);
   const [picked, setPicked] = useState<Key[]>([]);
   const [reload, setReload] = useState(0);
   const [importing, setImporting] = useState(false);
-  const problems = checkForm(fields, typed);
 
   /** Delete one user (its row's button) or the selected ones. */
   const remove = (ids: Key[], one?: boolean) =>
@@ -47,46 +41,10 @@ export default function UserList() {
       () => setReload((n) => n + 1),
     );
 
-  const exportAll = async () => {
-    try {
-      saveFile(await requestFile('ExportUserAll'), 'users.xlsx');
-    } catch {
-      // Already said.
-    }
-  };
 
   return (
     <section class="panel">
-      <form
-        class="search"
-        role="search"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          setShown(true);
-          if (!Object.keys(problems).length) setQuery(typed);
-        }}
-      >
-        {fields.map((f) => (
-          <Control key={f.name} f={f} value={typed[f.name]} error={shown ? say(problems[f.name]) : undefined} onValue={(v) => setTyped((t) => ({ ...t, [f.name]: v }))} />
-        ))}
-        <div class="actions">
-          <button type="submit" class="button primary">
-            {i18n._('net.search')}
-          </button>
-          <button
-            type="button"
-            class="button"
-            onClick={() => {
-              setTyped(NO_SEARCH);
-              setQuery(NO_SEARCH);
-              setShown(false);
-            }}
-          >
-            {i18n._('user.clear')}
-          </button>
-        </div>
-      </form>
+      <Search call="userlist" fields={SEARCH} blank={NO_SEARCH} onQuery={setQuery} />
       <div class="actions">
         <Link class="button primary desktop" href="/user/addUser">
           {i18n._('route.addUser')}
@@ -97,7 +55,7 @@ export default function UserList() {
         <button type="button" class="button" onClick={() => setImporting(true)}>
           {i18n._('user.import')}
         </button>
-        <button type="button" class="button" onClick={exportAll}>
+        <button type="button" class="button" onClick={() => download('ExportUserAll', {}, 'users.xlsx')}>
           {i18n._('user.export')}
         </button>
       </div>

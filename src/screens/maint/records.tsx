@@ -1,0 +1,108 @@
+// What the terminal collects (SPEC §2 Advanced, §3 Record, Report row,
+// Temperature filter): attendance records, the attendance report and the
+// temperature records. Each is a search over a list the device pages, and
+// the first two download the same search as a spreadsheet.
+import { useEffect, useState } from 'react';
+import { i18n } from '@lingui/core';
+import type { CallName, ResponseOf } from '../../api/contract.ts';
+import { requestGoform } from '../../api/request.ts';
+import { download } from '../../api/file.ts';
+import { PagedTable } from '../../form/PagedTable.tsx';
+import { Search } from '../../form/Search.tsx';
+import { opts, type FieldDef, type Values } from '../../form/rules.ts';
+import type { Column } from '../../ui/Table.tsx';
+
+type Rec = ResponseOf<'searchrecord'>['List'][number];
+type Row = ResponseOf<'GetReportFormInfo'>['List'][number];
+type Temp = ResponseOf<'searchThermometryRecord'>['List'][number];
+
+const BY_USER_AND_DAYS: FieldDef[] = [
+  { name: 'UserID', kind: 'text', label: /*i18n*/ 'user.id' },
+  { name: 'Start', kind: 'date', label: /*i18n*/ 'user.start' },
+  { name: 'End', kind: 'date', label: /*i18n*/ 'user.end' },
+];
+
+/** YYYY-MM-DD of the browser's today, or of the first of this month. */
+const day = (first?: boolean) => {
+  const d = new Date();
+  if (first) d.setDate(1);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 6e4).toISOString().slice(0, 10);
+};
+
+const who = (): Column<Rec | Row | Temp>[] => [
+  { head: i18n._('user.id'), cell: (r) => r.UserID },
+  { head: i18n._('user.name'), cell: (r) => r.UserName },
+];
+
+/** A search, its download (when the device has one) and the paged list. */
+function Searched<T>({ list, file, fields, blank, cols, name }: { list: CallName; file?: CallName; fields: FieldDef[]; blank: Values; cols: Column<T>[]; name: string }) {
+  const [query, setQuery] = useState(blank);
+  return (
+    <section class="panel">
+      <Search call={list} fields={fields} blank={blank} onQuery={setQuery}>
+        {file && (
+          <button type="button" class="button" onClick={() => download(file, query as never, `${name}.xlsx`)}>
+            {i18n._('rec.download')}
+          </button>
+        )}
+      </Search>
+      <PagedTable<T> read={list} query={query} label={i18n._(name)} rowKey={(r) => JSON.stringify(r)} empty={i18n._('rec.none')} cols={cols} />
+    </section>
+  );
+}
+
+export function Records() {
+  // Status names are the device's own (SPEC §3 attendance status); the number until they arrive.
+  const [names, setNames] = useState<Values>({});
+  useEffect(() => void requestGoform('SetApplyParam').then((r) => setNames(r as unknown as Values), () => undefined), []);
+  return (
+    <Searched<Rec>
+      list="searchrecord"
+      file="DownloadRecordForm"
+      name={/*i18n*/ 'route.recordList'}
+      fields={BY_USER_AND_DAYS}
+      blank={{ UserID: '', Start: '', End: '' }}
+      cols={[{ head: i18n._('rec.time'), cell: (r) => r.Time }, ...who(), { head: i18n._('rec.status'), cell: (r) => names[`Status${r.Status}`] ?? r.Status }]}
+    />
+  );
+}
+
+const time = (head: string, key: 'Date' | 'FirstIn' | 'LastOut' | 'InTime' | 'OutTime' | 'Late' | 'Early'): Column<Row> => ({ head: i18n._(head), cell: (r) => r[key] });
+
+export const Report = () => (
+  <Searched<Row>
+    list="GetReportFormInfo"
+    file="DownloadReportForm"
+    name={/*i18n*/ 'route.report'}
+    fields={BY_USER_AND_DAYS}
+    blank={{ UserID: '', Start: day(true), End: day() }}
+    cols={[
+      ...who(),
+      time(/*i18n*/ 'rec.date', 'Date'),
+      time(/*i18n*/ 'rec.firstIn', 'FirstIn'),
+      time(/*i18n*/ 'rec.lastOut', 'LastOut'),
+      time(/*i18n*/ 'rec.inTime', 'InTime'),
+      time(/*i18n*/ 'rec.outTime', 'OutTime'),
+      time(/*i18n*/ 'rec.late', 'Late'),
+      time(/*i18n*/ 'rec.early', 'Early'),
+    ]}
+  />
+);
+
+export const Thermometry = () => (
+  <Searched<Temp>
+    list="searchThermometryRecord"
+    name={/*i18n*/ 'route.thermometry'}
+    fields={[{ name: 'Type', kind: 'select', label: /*i18n*/ 'rec.filter', options: opts(/*i18n*/ 'rec.all', /*i18n*/ 'rec.abnormal', /*i18n*/ 'rec.normal') }]}
+    blank={{ Type: 0 }}
+    cols={[
+      { head: i18n._('rec.time'), cell: (r) => r.Time },
+      ...who(),
+      {
+        head: i18n._('rec.temp'),
+        // Abnormal stands out by a sign and a word, not by colour alone.
+        cell: (r) => (r.Abnormal ? <b class="bad">⚠ {r.Temperature} °C {i18n._('rec.abnormal')}</b> : `${r.Temperature} °C`),
+      },
+    ]}
+  />
+);

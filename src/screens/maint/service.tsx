@@ -1,0 +1,126 @@
+// The hidden service routes (SPEC §2): /snkey, /up, /test, /cmd. They sit
+// outside the layout, and ship in its file (loaded on demand, never on the
+// login page). The route guard lets only /test open without a session.
+import { useMemo, useState, type ComponentType } from 'react';
+import { i18n } from '@lingui/core';
+import type { FlatRoute } from '../../shell/routes.ts';
+import { requestGoform } from '../../api/request.ts';
+import { requestFile } from '../../api/file.ts';
+import { messageFor } from '../../api/errors.ts';
+import { rulesOf } from '../../api/rules.ts';
+import { Control } from '../../form/Control.tsx';
+import { SettingsForm } from '../../form/SettingsForm.tsx';
+import { bindFields, checkForm, opts, type FieldDef, type Value } from '../../form/rules.ts';
+import { ConfirmHost } from '../../ui/confirm.tsx';
+import { Upgrade } from './device.tsx';
+import { UNKNOWN_COMMAND } from '../../api/codes.ts';
+
+/** Device messages these screens show by the `msg` the device answers (kept in the catalogue). */
+export const DEVICE_MESSAGES = [/*i18n*/ 'msg.badCommand', /*i18n*/ 'msg.fwChecksum', /*i18n*/ 'msg.fwNotNewer'];
+
+/**
+ * One field of a call (its contract rules), a button, and what came back:
+ * `run` answers the text to show under it, or throws the message to say at
+ * the field. What was typed stays.
+ */
+function Ask({ call, f, button, run }: { call: 'ExecuteCommand' | 'SetWebUpgradeMode'; f: FieldDef; button: string; run: (v: Value) => Promise<string> }) {
+  const [b] = useMemo(() => bindFields([f], rulesOf(call)), []);
+  const [v, setV] = useState<Value>('');
+  const [error, setError] = useState<string>();
+  const [out, setOut] = useState('');
+  const problem = checkForm([b], { [f.name]: v })[f.name];
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError(problem && i18n._(problem.id, problem.values));
+        if (!problem) run(v).then(setOut, (m?: string) => setError(m));
+      }}
+    >
+      <Control f={b} value={v} error={error} onValue={setV} />
+      <button type="submit" class="button primary">
+        {i18n._(button)}
+      </button>
+      {out && <pre role="status">{out}</pre>}
+    </form>
+  );
+}
+
+/** A reply's code for the field, or a failure already said (nothing more to show). */
+const fieldCode = (r: { retvalue: unknown; msg?: string }) => {
+  if (r.retvalue) throw messageFor(r.retvalue as number, r.msg);
+};
+
+function Up() {
+  const [open, setOpen] = useState(false);
+  return open ? (
+    <Upgrade />
+  ) : (
+    <Ask
+      call="SetWebUpgradeMode"
+      f={{ name: 'Password', kind: 'password', label: /*i18n*/ 'maint.upPassword' }}
+      button={/*i18n*/ 'action.ok'}
+      run={(Password) =>
+        requestGoform('SetWebUpgradeMode', { Password: String(Password) }, { expect: [40302] }).then((r) => {
+          fieldCode(r);
+          setOpen(true);
+          return '';
+        }, () => Promise.reject())
+      }
+    />
+  );
+}
+
+const Cmd = () => (
+  <Ask
+    call="ExecuteCommand"
+    f={{ name: 'Code', kind: 'number', label: /*i18n*/ 'maint.code' }}
+    button={/*i18n*/ 'maint.run'}
+    run={(Code) =>
+      requestGoform('ExecuteCommand', { Code: Number(Code) }, { expect: [UNKNOWN_COMMAND] }).then((r) => {
+        fieldCode(r);
+        return r.Output ?? '';
+      }, () => Promise.reject())
+    }
+  />
+);
+
+function Test() {
+  const [src, setSrc] = useState('');
+  return (
+    <>
+      <button type="button" class="button primary" onClick={() => requestFile('test_takephoto').then((b) => setSrc(URL.createObjectURL(b)), () => undefined)}>
+        {i18n._('maint.photo')}
+      </button>
+      {src && <img class="shot" src={src} alt={i18n._('maint.photo')} />}
+      <SettingsForm
+        def={{ read: 'SetDebugParam', write: 'GetDebugParam', fields: [{ name: 'Mode', kind: 'radio', label: /*i18n*/ 'maint.mode', options: opts(/*i18n*/ 'maint.mode0', /*i18n*/ 'maint.mode1', /*i18n*/ 'maint.mode2') }] }}
+      />
+    </>
+  );
+}
+
+const SnKey = () => (
+  <SettingsForm
+    def={{
+      read: 'SetSNKeyParam',
+      write: 'GetSNKeyParam',
+      fields: [/*i18n*/ 'maint.key1', /*i18n*/ 'maint.key2', /*i18n*/ 'maint.key3', /*i18n*/ 'maint.key4', /*i18n*/ 'maint.key5'].map((label, i) => ({ name: `Key${i + 1}`, kind: 'text', label })),
+    }}
+  />
+);
+
+const SERVICE: Record<string, ComponentType> = { '/snkey': SnKey, '/up': Up, '/test': Test, '/cmd': Cmd };
+
+/** A service route's page: its title and its screen. */
+export function Service({ route }: { route: FlatRoute }) {
+  const S = SERVICE[route.path];
+  return (
+    <main class="standalone service">
+      <h1>{i18n._(route.title)}</h1>
+      <S />
+      <ConfirmHost />
+    </main>
+  );
+}

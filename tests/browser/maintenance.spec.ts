@@ -1,0 +1,254 @@
+// Maintenance and the hidden service routes (SPEC §2 Advanced and hidden
+// routes, §4 countdown and restart, §5 confirmations, §7, §8): an upgrade
+// accepted with its progress bar reaching 100 % and refused ones that
+// change nothing, a restart through the countdown back to the login page,
+// initialization back to factory values, the initialization card, /snkey,
+// /up, /test and /cmd with a refused code, the route guard, and axe.
+//
+// Against a physical terminal (TERMINAL_URL) everything runs except what
+// would destroy its data or firmware: initialization and the forced
+// upgrade skip there, saying why, and an accepted upgrade needs a real
+// package for that terminal (FIRMWARE_PACKAGE, a path), else it skips.
+import type { Page } from 'playwright/test';
+import { readFileSync } from 'node:fs';
+import { test, expect, openSignedIn, signIn, expectAccessible, deviceApi, simulatorOnly } from './fixtures.ts';
+import { makePackage } from '../../hil/firmware.ts';
+
+/** The forced-upgrade password: the simulator's factory one, or a terminal's (UPGRADE_PASSWORD). */
+const UPGRADE_PASSWORD = process.env.UPGRADE_PASSWORD ?? '888888';
+
+/** Every value the page's progress bar takes, recorded in the page as it changes. */
+async function watchProgress(page: Page): Promise<() => Promise<number[]>> {
+  await page.evaluate(() => {
+    const seen: number[] = ((window as unknown as { seen: number[] }).seen = []);
+    new MutationObserver(() => {
+      const p = document.querySelector('progress');
+      if (p && seen.at(-1) !== p.value) seen.push(p.value);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { seen: number[] }).seen);
+}
+
+/** Runs the page's clock on (installed with page.clock) until the console is back on the login page. */
+async function untilLogin(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.clock.runFor(2000);
+        return new URL(page.url()).pathname;
+      },
+      { timeout: 30_000, intervals: [200] },
+    )
+    .toBe('/login');
+}
+
+/** Open a service route (outside the layout) signed in: the login page first, as the route guard asks. */
+async function openService(page: Page, path: string, title: string): Promise<void> {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/login/);
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+}
+
+/** A version newer than `v` (its last number plus one). */
+const newer = (v: string) => v.replace(/(\d+)(\D*)$/, (_, n: string, rest: string) => `${Number(n) + 1}${rest}`);
+
+test('an upgrade shows its progress up to 100 %, then the device restarts into the new version', async ({ page, request, terminal }) => {
+  test.setTimeout(90_000);
+  const api = await deviceApi(request, terminal);
+  const info = await api.call('SetInfoParam');
+  let pkg: { name: string; buffer: Buffer; version?: string };
+  if (terminal.sim) {
+    const version = newer(String(info.Build_Version));
+    pkg = { name: 'fw.bin', buffer: makePackage({ model: String(info.Model), version, payload: Buffer.alloc(3 << 20, 7) }), version };
+  } else {
+    test.skip(!process.env.FIRMWARE_PACKAGE, 'an accepted upgrade on a terminal needs a real package for it: set FIRMWARE_PACKAGE');
+    pkg = { name: 'fw.bin', buffer: readFileSync(process.env.FIRMWARE_PACKAGE!) };
+  }
+  await page.clock.install();
+  await openSignedIn(page, '/advSetting/firmwareUpgrade');
+  const seen = await watchProgress(page);
+  // A slow link, so that the bar has something to show.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 2 << 20 });
+  await page.getByLabel('Firmware package').setInputFiles({ name: pkg.name, mimeType: 'application/octet-stream', buffer: pkg.buffer });
+  await page.getByRole('button', { name: 'Upgrade' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /accepted/ })).toBeVisible({ timeout: 30_000 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  const values = await seen();
+  expect(values.some((v) => v > 0 && v < 100)).toBe(true);
+  expect(values.at(-1)).toBe(100);
+  // The countdown, then the login page once the device answers again.
+  await expect(page.getByRole('timer')).toHaveText('30');
+  await untilLogin(page);
+  if (pkg.version) expect((await (await deviceApi(request, terminal)).call('SetInfoParam')).Build_Version).toBe(pkg.version);
+});
+
+test('a package the device refuses gives its message and changes nothing', async ({ page, request, terminal }) => {
+  const api = await deviceApi(request, terminal);
+  const info = await api.call('SetInfoParam');
+  await openSignedIn(page, '/advSetting/firmwareUpgrade');
+  const good = makePackage({ model: String(info.Model), version: newer(String(info.Build_Version)), payload: Buffer.alloc(4096, 1) });
+  const cases: [string, Buffer, string][] = [
+    ['not a package', Buffer.from('this is not firmware'), 'Upload file format Error'],
+    // The payload's last byte changed after the checksum was written.
+    ['damaged', Buffer.concat([good.subarray(0, -1), Buffer.from([2])]), 'Firmware checksum error'],
+    ['the running version', makePackage({ model: String(info.Model), version: String(info.Build_Version), payload: Buffer.alloc(16) }), 'not newer'],
+  ];
+  for (const [what, buffer, message] of cases) {
+    await page.getByLabel('Firmware package').setInputFiles({ name: `${what}.bin`, mimeType: 'application/octet-stream', buffer });
+    await page.getByRole('button', { name: 'Upgrade' }).click();
+    // A terminal's own format differs from the simulator's: there, any refusal will do.
+    await expect(page.locator('.toast.error').last()).toContainText(terminal.sim ? message : /./);
+    await expect(page.getByRole('button', { name: 'Upgrade' })).toBeEnabled();
+  }
+  expect((await api.call('SetInfoParam')).Build_Version).toBe(info.Build_Version);
+  await expectAccessible(page, 'firmware upgrade');
+});
+
+test('restart: "Are you Sure?", the countdown from 30, then the login page once the device answers', async ({ page, request, terminal }) => {
+  test.setTimeout(120_000);
+  await openSignedIn(page, '/advSetting/restart');
+  await page.getByRole('button', { name: 'Restart' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText('Are you Sure?');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  const timer = page.getByRole('timer');
+  await expect(timer).toHaveText('30');
+  await expect(timer).toHaveText('28', { timeout: 4000 });
+  await expect(page).toHaveURL(/\/login(\?|$)/, { timeout: 60_000 });
+  // Signed out on the device too, and it answers.
+  await signIn(page);
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+  expect((await (await deviceApi(request, terminal)).call('SetInfoParam')).retvalue).toBe(0);
+});
+
+test('initialization returns settings and users to factory values', async ({ page, request, terminal }) => {
+  simulatorOnly(); // It deletes every user, record and setting of the terminal.
+  test.setTimeout(90_000);
+  const api = await deviceApi(request, terminal);
+  const factory = await api.call('SetKaoqinParam');
+  const users = (await api.call('userlist', { Page: 1, PageSize: 10 })).Total;
+  expect((await api.call('GetKaoqinParam', { RepeatTime: 42, AlarmLogs: 7 })).retvalue).toBe(0);
+  await api.add('987650100', 'To be gone');
+  await page.clock.install();
+  await openSignedIn(page, '/advSetting/initialization');
+  await page.getByRole('button', { name: 'Initialization' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('timer')).toBeVisible();
+  await untilLogin(page);
+  const after = await deviceApi(request, terminal);
+  const kq = await after.call('SetKaoqinParam');
+  expect([kq.RepeatTime, kq.AlarmLogs]).toEqual([factory.RepeatTime, factory.AlarmLogs]);
+  expect((await after.info('987650100')).retvalue).toBe(40401);
+  expect((await after.call('userlist', { Page: 1, PageSize: 10 })).Total).toBe(users);
+  expect((await after.call('searchrecord', { Page: 1, PageSize: 10 })).Total).toBe(0);
+});
+
+test('the initialization card removes the administrators\' cards', async ({ page, request, terminal }) => {
+  const api = await deviceApi(request, terminal);
+  await api.add('987650200', 'Card admin', { Admin: 1, CardNo: '3987650200' });
+  await api.add('987650201', 'Card user', { Admin: 0, CardNo: '3987650201' });
+  await openSignedIn(page, '/advSetting/initCard');
+  await page.getByRole('button', { name: 'Initialization card' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click();
+  await expect(page.locator('.toast.success')).toContainText('Success');
+  expect((await api.info('987650200')).CardNo).toBe('');
+  expect((await api.info('987650201')).CardNo).toBe('3987650201');
+  await api.remove(['987650200', '987650201']);
+  await expectAccessible(page, 'initialization card');
+});
+
+test.describe('hidden service routes', () => {
+  test('without a session only /test opens; the others ask to sign in first', async ({ page }) => {
+    for (const path of ['/snkey', '/up', '/cmd']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(new RegExp(`/login\\?redirect=${encodeURIComponent(path).replace(/\//g, '%2F')}$`));
+    }
+    await page.goto('/test');
+    await expect(page.getByRole('heading', { name: 'Test' })).toBeVisible();
+    await expect(page).toHaveURL(/\/test$/);
+  });
+
+  test('/test takes a photo and sets the mode, without a session', async ({ page }) => {
+    await page.goto('/test');
+    await page.getByRole('button', { name: 'Take photo' }).click();
+    const img = page.getByRole('img', { name: 'Take photo' });
+    await expect(img).toBeVisible();
+    expect(await img.evaluate((i: HTMLImageElement) => i.decode().then(() => i.naturalWidth))).toBeGreaterThan(0);
+    await page.getByRole('radio', { name: 'Factory test' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('.toast.success')).toContainText('Success');
+    await page.reload();
+    await expect(page.getByRole('radio', { name: 'Factory test' })).toBeChecked();
+    await page.getByRole('radio', { name: 'Normal' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('.toast.success').last()).toContainText('Success');
+    await expectAccessible(page, '/test');
+  });
+
+  test('/snkey reads and writes key1 to key5, and refuses a malformed key at its field', async ({ page, request, terminal }) => {
+    const api = await deviceApi(request, terminal);
+    const before = await api.call('SetSNKeyParam');
+    await openService(page, '/snkey', 'Serial key');
+    await page.getByLabel('Key 1').fill('AB12C');
+    await page.getByLabel('Key 5').fill('ab1');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByLabel('Key 5')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Key 5')).toHaveValue('ab1');
+    await page.getByLabel('Key 5').fill('ZZ999');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('.toast.success')).toContainText('Success');
+    await page.reload();
+    await expect(page.getByLabel('Key 1')).toHaveValue('AB12C');
+    await expect(page.getByLabel('Key 5')).toHaveValue('ZZ999');
+    await expectAccessible(page, '/snkey');
+    expect((await api.call('GetSNKeyParam', { Key1: before.Key1, Key2: before.Key2, Key3: before.Key3, Key4: before.Key4, Key5: before.Key5 })).retvalue).toBe(0);
+  });
+
+  test('/cmd runs a listed code and says so at the field for one that is not', async ({ page, request, terminal }) => {
+    const info = await (await deviceApi(request, terminal)).call('SetInfoParam');
+    await openService(page, '/cmd', 'Command');
+    await page.getByLabel('Command code').fill('100');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await expect(page.locator('pre')).toContainText(String(info.Serial));
+    await page.getByLabel('Command code').fill('12345');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await expect(page.getByText('Unknown command code')).toBeVisible();
+    await expect(page.getByLabel('Command code')).toHaveValue('12345');
+    await expectAccessible(page, '/cmd');
+  });
+
+  test('/up asks for the forced-upgrade password, then installs an older version', async ({ page, request, terminal }) => {
+    simulatorOnly(); // A forced upgrade replaces a terminal's firmware with the test's package.
+    test.setTimeout(60_000);
+    const api = await deviceApi(request, terminal);
+    const info = await api.call('SetInfoParam');
+    const older = String(info.Build_Version).replace(/(\d+)\.(\d+)\.(\d+)/, (_, a: string) => `${Number(a) - 1}.0.0`);
+    await page.clock.install();
+    await openService(page, '/up', 'Forced upgrade');
+    await page.getByLabel('Forced-upgrade password').fill('000000');
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect(page.getByText('Password Error')).toBeVisible();
+    await expect(page.getByLabel('Forced-upgrade password')).toHaveValue('000000');
+    await page.getByLabel('Forced-upgrade password').fill(UPGRADE_PASSWORD);
+    await page.getByRole('button', { name: 'OK' }).click();
+    await page.getByLabel('Firmware package').setInputFiles({ name: 'old.bin', mimeType: 'application/octet-stream', buffer: makePackage({ model: String(info.Model), version: older, payload: Buffer.alloc(1024, 3) }) });
+    await page.getByRole('button', { name: 'Upgrade' }).click();
+    await expect(page.getByRole('status').filter({ hasText: older })).toBeVisible();
+    await untilLogin(page);
+    expect((await (await deviceApi(request, terminal)).call('SetInfoParam')).Build_Version).toBe(older);
+  });
+});
+
+test('axe finds nothing serious on restart and initialization', async ({ page }) => {
+  await openSignedIn(page, '/advSetting/restart');
+  await expect(page.getByRole('button', { name: 'Restart' })).toBeVisible();
+  await expectAccessible(page, 'restart');
+  await page.goto('/advSetting/initialization');
+  await expect(page.getByRole('button', { name: 'Initialization' })).toBeVisible();
+  await expectAccessible(page, 'initialization');
+});
+
+
