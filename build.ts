@@ -342,7 +342,7 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
     splitting: true,
     format: 'esm',
     platform: 'browser',
-    target: ['chrome90', 'firefox90', 'safari15'],
+    target: ['chrome91', 'firefox90', 'safari15'],
     minify: true,
     legalComments: 'none',
     charset: 'utf8',
@@ -373,6 +373,7 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
   for (const f of result.outputFiles) files.set(basename(f.path), f.contents);
   checkNoReadableIds(files, ids);
   const meta: Metafile = result.metafile;
+  if (process.env.META_OUT) writeFileSync(process.env.META_OUT, JSON.stringify(meta));
   if (process.env.BUILD_METAFILE) writeFileSync(process.env.BUILD_METAFILE, JSON.stringify(meta));
   checkSingleCopies(meta);
   const outputs = Object.entries(meta.outputs);

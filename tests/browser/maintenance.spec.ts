@@ -6,9 +6,10 @@
 // /up, /test and /cmd with a refused code, the route guard, and axe.
 //
 // Against a physical terminal (TERMINAL_URL) everything runs except what
-// would destroy its data or firmware: initialization and the forced
-// upgrade skip there, saying why, and an accepted upgrade needs a real
-// package for that terminal (FIRMWARE_PACKAGE, a path), else it skips.
+// would destroy its data or firmware: initialization, the initialization
+// card and the forced upgrade skip there, saying why, and an accepted
+// upgrade needs a real package for that terminal (FIRMWARE_PACKAGE, a
+// path), else it skips.
 import type { Page } from 'playwright/test';
 import { readFileSync } from 'node:fs';
 import { test, expect, openSignedIn, signIn, expectAccessible, deviceApi, simulatorOnly } from './fixtures.ts';
@@ -74,7 +75,7 @@ test('an upgrade shows its progress up to 100 %, then the device restarts into t
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 2 << 20 });
   await page.getByLabel('Firmware package').setInputFiles({ name: pkg.name, mimeType: 'application/octet-stream', buffer: pkg.buffer });
   await page.getByRole('button', { name: 'Upgrade' }).click();
-  await expect(page.getByRole('status').filter({ hasText: /accepted/ })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: /^Success: / })).toBeVisible({ timeout: 30_000 });
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   const values = await seen();
   expect(values.some((v) => v > 0 && v < 100)).toBe(true);
@@ -147,6 +148,7 @@ test('initialization returns settings and users to factory values', async ({ pag
 });
 
 test('the initialization card removes the administrators\' cards', async ({ page, request, terminal }) => {
+  simulatorOnly(); // It removes the card of every administrator of the terminal, not only the test's.
   const api = await deviceApi(request, terminal);
   await api.add('987650200', 'Card admin', { Admin: 1, CardNo: '3987650200' });
   await api.add('987650201', 'Card user', { Admin: 0, CardNo: '3987650201' });
@@ -232,6 +234,7 @@ test.describe('hidden service routes', () => {
     await page.getByRole('button', { name: 'OK' }).click();
     await expect(page.getByText('Password Error')).toBeVisible();
     await expect(page.getByLabel('Forced-upgrade password')).toHaveValue('000000');
+    await expectAccessible(page, '/up');
     await page.getByLabel('Forced-upgrade password').fill(UPGRADE_PASSWORD);
     await page.getByRole('button', { name: 'OK' }).click();
     await page.getByLabel('Firmware package').setInputFiles({ name: 'old.bin', mimeType: 'application/octet-stream', buffer: makePackage({ model: String(info.Model), version: older, payload: Buffer.alloc(1024, 3) }) });

@@ -25,13 +25,13 @@
 // - check: FNV-1a (32 bit, 8 lower-case hex digits) of the UTF-8 bytes of
 //   the file without "check" as compact JSON (no spaces, keys in file order:
 //   JSON.stringify). It finds edits and damage; it is not a signature (anyone
-//   can recompute it; on plain http the console has no crypto.subtle). Every
-//   value is also checked against its write call's contract rules.
+//   can recompute it; on plain http the console has no crypto.subtle). The
+//   values are the device's to check: a write it refuses stops the restore
+//   there, naming the setting.
 // - Refused whole, before anything is written: not JSON or another format, a
-//   newer version, a failed check, another brand or model, an unknown entry,
-//   a value the contract refuses.
+//   newer version, a failed check, another brand or model, an unknown entry.
 import { i18n } from '@lingui/core';
-import type { CallName, Field } from '../../api/contract.ts';
+import type { CallName } from '../../api/contract.ts';
 import { rulesOf } from '../../api/rules.ts';
 import { requestGoform } from '../../api/request.ts';
 import { messageFor } from '../../api/errors.ts';
@@ -133,10 +133,6 @@ export function fnv(s: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-/** A value its write call's contract allows (what the device checks too). Every int field there has values or a range; a flag is 0 or 1. */
-const fits = (v: any, f?: Field) =>
-  f && (f.values ? f.values.includes(v) : f.kind == 'string' ? typeof v == 'string' && ((!v && f.optional) || (!(v.length > f.maxLength!) && RegExp(f.pattern ?? '').test(v))) : Number.isInteger(v) && !(v < (f.min ?? 0) || v > (f.max ?? 1)));
-
 export interface Backup {
   format: string;
   version: number;
@@ -164,15 +160,7 @@ export function verify(text: string, brandId: string, model: unknown): Backup | 
   if (f.version > VERSION) return { id: /*i18n*/ 'bak.newer', values: { v: f.version } };
   if (check != fnv(JSON.stringify(rest))) return bad;
   if (f.brand != brandId || f.model != model) return { id: /*i18n*/ 'bak.other', values: { file: f.brand + ' ' + f.model, here: brandId + ' ' + model } };
-  for (const [id, v] of Object.entries(f.settings)) {
-    const it = ITEMS.find((x) => x.id == id);
-    if (!it) return bad;
-    const rules = rulesOf(it.part.write);
-    for (const x of it.part.items ? (Array.isArray(v) ? v : [0]) : [v]) {
-      const field = x && typeof x == 'object' ? Object.keys(x).find((k) => !fits(x[k], rules[k])) : '?';
-      if (field) return { id: /*i18n*/ 'bak.value', values: { name: nameOf(it), field } };
-    }
-  }
+  for (const id in f.settings) if (!ITEMS.some((x) => x.id == id)) return bad;
   return f;
 }
 

@@ -39,7 +39,7 @@ export function Restarting() {
 }
 
 /** A button that does one thing to the device, after "Are you Sure?"; `restarts`: the device then restarts. */
-const action = (call: () => Promise<{ retvalue: unknown }>, text: string, label: string, restarts?: boolean) =>
+const action = (call: () => Promise<{ retvalue: unknown }>, label: string, text?: string, restarts?: boolean) =>
   function Action() {
     const [gone, setGone] = useState(false);
     const run = async () => {
@@ -51,11 +51,11 @@ const action = (call: () => Promise<{ retvalue: unknown }>, text: string, label:
     };
     return (
       <section class="panel">
-        <p>{i18n._(text)}</p>
+        {text && <p>{i18n._(text)}</p>}
         {gone ? (
           <Restarting />
         ) : (
-          <button type="button" class="button danger" onClick={run}>
+          <button type="button" class="button" onClick={run}>
             {i18n._(label)}
           </button>
         )}
@@ -63,9 +63,9 @@ const action = (call: () => Promise<{ retvalue: unknown }>, text: string, label:
     );
   };
 
-export const Restart = action(() => requestGoform('RestartMachine'), /*i18n*/ 'maint.restartText', /*i18n*/ 'route.restart', true);
-export const Initialization = action(() => requestGoform('InitMachine'), /*i18n*/ 'maint.initText', /*i18n*/ 'route.initialization', true);
-export const InitCard = action(() => requestGoform('InitAdminCard'), /*i18n*/ 'maint.cardText', /*i18n*/ 'route.initCard');
+export const Restart = action(() => requestGoform('RestartMachine'), /*i18n*/ 'route.restart', '', true);
+export const Initialization = action(() => requestGoform('InitMachine'), /*i18n*/ 'route.initialization', /*i18n*/ 'maint.initText', true);
+export const InitCard = action(() => requestGoform('InitAdminCard'), /*i18n*/ 'route.initCard', /*i18n*/ 'maint.cardText');
 
 const mb = (n: number) => (n / 1048576).toLocaleString(i18n.locale, { maximumFractionDigits: 1 });
 
@@ -82,7 +82,9 @@ export function Upgrade() {
   if (version) {
     return (
       <>
-        <p role="status">{i18n._('maint.upgraded', { version })}</p>
+        <p role="status">
+          {i18n._(MESSAGES.success)}: {version}
+        </p>
         <Restarting />
       </>
     );
@@ -90,14 +92,14 @@ export function Upgrade() {
   const pct = sent && Math.round((100 * sent[0]) / (sent[1] || 1));
   return (
     <>
-      <FilePick label={i18n._('maint.package')} accept=".bin,.img,.pkg" onFile={setFile} />
+      <FilePick label={i18n._('maint.package')} accept="" onFile={setFile} />
       {sent ? (
         <p class="progress">
-          <progress max={100} value={pct!} aria-label={i18n._('route.firmwareUpgrade')} /> {pct} % · {i18n._('maint.sent', { a: mb(sent[0]), b: mb(sent[1]) })}
+          <progress max={100} value={pct!} aria-label={i18n._('route.firmwareUpgrade')} /> {pct} % · {mb(sent[0])} / {mb(sent[1])} MB
         </p>
       ) : (
         <button type="button" class="button primary" disabled={!file} onClick={send}>
-          {i18n._('maint.upgrade')}
+          {i18n._('route.firmwareUpgrade')}
         </button>
       )}
     </>

@@ -26,7 +26,8 @@ const BY_USER_AND_DAYS: FieldDef[] = [
 const day = (first?: boolean) => {
   const d = new Date();
   if (first) d.setDate(1);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 6e4).toISOString().slice(0, 10);
+  // The Swedish format is ISO's.
+  return d.toLocaleDateString('sv');
 };
 
 const who = (): Column<Rec | Row | Temp>[] => [
@@ -35,18 +36,18 @@ const who = (): Column<Rec | Row | Temp>[] => [
 ];
 
 /** A search, its download (when the device has one) and the paged list. */
-function Searched<T>({ list, file, fields, blank, cols, name }: { list: CallName; file?: CallName; fields: FieldDef[]; blank: Values; cols: Column<T>[]; name: string }) {
+function Searched<T>({ list, file, fields, blank, cols, name, save }: { list: CallName; file?: CallName; fields: FieldDef[]; blank: Values; cols: Column<T>[]; name: string; save?: string }) {
   const [query, setQuery] = useState(blank);
   return (
     <section class="panel">
       <Search call={list} fields={fields} blank={blank} onQuery={setQuery}>
         {file && (
-          <button type="button" class="button" onClick={() => download(file, query as never, `${name}.xlsx`)}>
+          <button type="button" class="button" onClick={() => download(file, query as never, `${save}.xlsx`)}>
             {i18n._('rec.download')}
           </button>
         )}
       </Search>
-      <PagedTable<T> read={list} query={query} label={i18n._(name)} rowKey={(r) => JSON.stringify(r)} empty={i18n._('rec.none')} cols={cols} />
+      <PagedTable<T> read={list} query={query} label={i18n._(name)} rowKey={(r) => JSON.stringify(r)} empty={i18n._('net.none')} cols={cols} />
     </section>
   );
 }
@@ -59,33 +60,27 @@ export function Records() {
     <Searched<Rec>
       list="searchrecord"
       file="DownloadRecordForm"
+      save="records"
       name={/*i18n*/ 'route.recordList'}
       fields={BY_USER_AND_DAYS}
       blank={{ UserID: '', Start: '', End: '' }}
-      cols={[{ head: i18n._('rec.time'), cell: (r) => r.Time }, ...who(), { head: i18n._('rec.status'), cell: (r) => names[`Status${r.Status}`] ?? r.Status }]}
+      cols={[{ head: i18n._('rec.time'), cell: (r) => r.Time }, ...who(), { head: i18n._('basic.status'), cell: (r) => names[`Status${r.Status}`] ?? r.Status }]}
     />
   );
 }
 
-const time = (head: string, key: 'Date' | 'FirstIn' | 'LastOut' | 'InTime' | 'OutTime' | 'Late' | 'Early'): Column<Row> => ({ head: i18n._(head), cell: (r) => r[key] });
+/** The report's columns after the user: the row's fields, in order, and their header ids. */
+const REPORT = { Date: /*i18n*/ 'basic.date', FirstIn: /*i18n*/ 'rec.firstIn', LastOut: /*i18n*/ 'rec.lastOut', InTime: /*i18n*/ 'rec.inTime', OutTime: /*i18n*/ 'rec.outTime', Late: /*i18n*/ 'rec.late', Early: /*i18n*/ 'rec.early' } as const;
 
 export const Report = () => (
   <Searched<Row>
     list="GetReportFormInfo"
     file="DownloadReportForm"
+    save="report"
     name={/*i18n*/ 'route.report'}
     fields={BY_USER_AND_DAYS}
     blank={{ UserID: '', Start: day(true), End: day() }}
-    cols={[
-      ...who(),
-      time(/*i18n*/ 'rec.date', 'Date'),
-      time(/*i18n*/ 'rec.firstIn', 'FirstIn'),
-      time(/*i18n*/ 'rec.lastOut', 'LastOut'),
-      time(/*i18n*/ 'rec.inTime', 'InTime'),
-      time(/*i18n*/ 'rec.outTime', 'OutTime'),
-      time(/*i18n*/ 'rec.late', 'Late'),
-      time(/*i18n*/ 'rec.early', 'Early'),
-    ]}
+    cols={[...who(), ...Object.entries(REPORT).map(([k, head]): Column<Row> => ({ head: i18n._(head), cell: (r) => r[k as keyof typeof REPORT] }))]}
   />
 );
 

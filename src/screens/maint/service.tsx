@@ -15,8 +15,8 @@ import { ConfirmHost } from '../../ui/confirm.tsx';
 import { Upgrade } from './device.tsx';
 import { UNKNOWN_COMMAND } from '../../api/codes.ts';
 
-/** Device messages these screens show by the `msg` the device answers (kept in the catalogue). */
-export const DEVICE_MESSAGES = [/*i18n*/ 'msg.badCommand', /*i18n*/ 'msg.fwChecksum', /*i18n*/ 'msg.fwNotNewer'];
+// Device messages these screens show by the `msg` the device answers: marked for the catalogue, dropped from the code.
+void [/*i18n*/ 'msg.badCommand', /*i18n*/ 'msg.fwChecksum', /*i18n*/ 'msg.fwNotNewer'];
 
 /**
  * One field of a call (its contract rules), a button, and what came back:
@@ -35,7 +35,8 @@ function Ask({ call, f, button, run }: { call: 'ExecuteCommand' | 'SetWebUpgrade
       onSubmit={(e) => {
         e.preventDefault();
         setError(problem && i18n._(problem.id, problem.values));
-        if (!problem) run(v).then(setOut, (m?: string) => setError(m));
+        // A message to say at the field, or a failure the request layer has said.
+        if (!problem) run(v).then(setOut, (m) => setError(m?.big && m));
       }}
     >
       <Control f={b} value={v} error={error} onValue={setV} />
@@ -66,7 +67,7 @@ function Up() {
           fieldCode(r);
           setOpen(true);
           return '';
-        }, () => Promise.reject())
+        })
       }
     />
   );
@@ -81,7 +82,7 @@ const Cmd = () => (
       requestGoform('ExecuteCommand', { Code: Number(Code) }, { expect: [UNKNOWN_COMMAND] }).then((r) => {
         fieldCode(r);
         return r.Output ?? '';
-      }, () => Promise.reject())
+      })
     }
   />
 );
@@ -95,7 +96,7 @@ function Test() {
       </button>
       {src && <img class="shot" src={src} alt={i18n._('maint.photo')} />}
       <SettingsForm
-        def={{ read: 'SetDebugParam', write: 'GetDebugParam', fields: [{ name: 'Mode', kind: 'radio', label: /*i18n*/ 'maint.mode', options: opts(/*i18n*/ 'maint.mode0', /*i18n*/ 'maint.mode1', /*i18n*/ 'maint.mode2') }] }}
+        def={{ read: 'SetDebugParam', write: 'GetDebugParam', fields: [{ name: 'Mode', kind: 'radio', label: /*i18n*/ 'maint.mode', options: opts(/*i18n*/ 'basic.fp0', /*i18n*/ 'maint.mode1', /*i18n*/ 'maint.mode2') }] }}
       />
     </>
   );

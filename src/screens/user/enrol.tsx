@@ -16,7 +16,7 @@ import { Failed, Loading } from '../../ui/Status.tsx';
 export type UserInfo = ResponseOf<'GetUserInfo'>;
 
 /** Said by the device as a reply's msg (docs/API.md, codes this contract adds); listed so the catalogue keeps it. */
-export const DEVICE_MESSAGES = [/*i18n*/ 'msg.enrollBusy'];
+void [/*i18n*/ 'msg.enrollBusy'];
 
 /** The user's fields and what is enrolled; `reload` after a change. */
 export function useUser(id: string) {
