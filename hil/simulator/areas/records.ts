@@ -21,7 +21,7 @@ import type { DeviceProfile } from '../profile.ts';
 import { reject, type CallImpl, type Context, type DeviceState, type FileReply } from '../types.ts';
 import { seeds as basicSeeds } from './basic.ts';
 import { factoryAccess } from './access.ts';
-import { userById } from './users.ts';
+import { prng, userById } from './users.ts';
 
 type Params = Record<string, unknown>;
 type Seed = DeviceState['records'];
@@ -142,18 +142,6 @@ export async function clearRecords(ctx: Context): Promise<void> {
 
 // ---------------------------------------------------------------------------
 // Generating the records
-
-/** mulberry32, as users.ts seeds with: the same numbers every time. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Attendance records, newest first (ties: the higher user ID first). */
 interface Punches {

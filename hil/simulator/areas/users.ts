@@ -692,8 +692,8 @@ const NAMES: { lang: string; weight: number; m: string[]; f: string[]; family: s
   { lang: 'ko', weight: 6, m: ['민준', '지훈', '도윤', '예준'], f: ['서연', '하은', '수빈', '지우'], family: ['김', '이', '박', '최', '정', '강'], join: '', first: true },
 ];
 
-/** mulberry32: a small seeded generator, so every fresh store is the same. */
-function prng(seed: number): () => number {
+/** mulberry32: a small seeded generator, so every fresh store is the same (records.ts seeds with it too). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
