@@ -15,6 +15,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeLocale } from './src/i18n/locale.ts';
+import { checkLocales, localeProblems, printLocales } from './build/locales.ts';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -46,6 +47,8 @@ export type FileKind = 'html' | 'js' | 'css' | 'catalog' | 'image';
 interface Budget {
   perFile: Record<FileKind, number>;
   perBrand: { loginCriticalPath: number; totalEnglish: number; total: number };
+  /** Gzip bytes of one locale's catalogues together (its core and screen texts). */
+  perLocale: number;
 }
 
 export interface BrandReport {
@@ -312,7 +315,7 @@ function catalogsPlugin(locales: string[], ids: Map<string, string>): Plugin {
   };
 }
 
-interface AppBuild {
+export interface AppBuild {
   files: Map<string, Uint8Array>; // served name -> content
   entry: string;
   css: string;
@@ -509,6 +512,9 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
   const quiet = options.quiet ?? false;
 
   prepareCatalogs(options.extract ?? true, quiet);
+  const localeRows = checkLocales(ROOT, locales, readPo);
+  const problems = localeProblems(localeRows);
+  if (problems.length) throw new Error(`locales:\n  ${problems.join('\n  ')}`);
   const app = await buildApp(locales);
   const budget = loadBudget(options.budget);
   const inline = await preloadScript(app);
@@ -558,8 +564,17 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
     writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     reports.push(report(manifest, app, budget));
   }
-  if (!quiet) printReports(reports, budget, relative(ROOT, outRoot) || '.');
+  if (!quiet) {
+    printReports(reports, budget, relative(ROOT, outRoot) || '.');
+    printLocales(localeRows, (l) => localeBytes(reports[0], app, l), budget.perLocale);
+  }
   return reports;
+}
+
+/** Gzip bytes of a locale's catalogues (its core texts and its screen texts) in a brand's set. */
+export function localeBytes(r: BrandReport, app: AppBuild, locale: string): number {
+  const mine = new Set([app.catalogs[locale], app.screenTexts[locale]]);
+  return r.files.filter((f) => mine.has(f.path)).reduce((n, f) => n + f.gzipBytes, 0);
 }
 
 function report(manifest: Manifest, app: AppBuild, budget: Budget): BrandReport {
@@ -584,7 +599,12 @@ function report(manifest: Manifest, app: AppBuild, budget: Budget): BrandReport 
   if (criticalPath > pb.loginCriticalPath) overBudget.push(`${manifest.brand} login critical path: ${criticalPath} > ${pb.loginCriticalPath}`);
   if (totalEnglish > pb.totalEnglish) overBudget.push(`${manifest.brand} total (English): ${totalEnglish} > ${pb.totalEnglish}`);
   if (total > pb.total) overBudget.push(`${manifest.brand} total: ${total} > ${pb.total}`);
-  return { brand: manifest.brand, files, criticalPath, totalEnglish, total, overBudget };
+  const r: BrandReport = { brand: manifest.brand, files, criticalPath, totalEnglish, total, overBudget };
+  for (const l of Object.keys(app.catalogs)) {
+    const n = localeBytes(r, app, l);
+    if (n > budget.perLocale) overBudget.push(`${manifest.brand} locale ${l}: ${n} > ${budget.perLocale} (its catalogues)`);
+  }
+  return r;
 }
 
 function printReports(reports: BrandReport[], budget: Budget, out: string): void {
