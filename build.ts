@@ -16,6 +16,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeLocale } from './src/i18n/locale.ts';
 import { checkLocales, localeProblems, printLocales } from './build/locales.ts';
+import { annotateAll } from './build/po-comments.ts';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -119,7 +120,10 @@ export function readPo(file: string): Map<string, string> {
 /** Extract and compile the catalogues (SPEC §1: same keys in every locale). */
 export function prepareCatalogs(extract: boolean, quiet: boolean): void {
   const lingui = join(ROOT, 'node_modules/.bin/lingui');
-  if (extract) run(lingui, ['extract', '--clean'], quiet);
+  if (extract) {
+    run(lingui, ['extract', '--clean'], quiet);
+    annotateAll(ROOT, allLocales(), readPo);
+  }
   const en = readPo(join(ROOT, 'locales/en/messages.po'));
   const missing = [...en].filter(([id, s]) => !s || s === id).map(([id]) => id);
   if (missing.length) throw new Error(`English text missing in locales/en/messages.po for: ${missing.join(', ')}`);
