@@ -285,7 +285,9 @@ export function splitCatalog(locale: string, ids = shortIds()): { core: Record<s
   const text = readFileSync(join(ROOT, 'locales', locale, 'messages.mjs'), 'utf8');
   const m = /JSON\.parse\(("(?:[^"\\]|\\.)*")\)/.exec(text);
   if (!m) throw new Error(`locales/${locale}/messages.mjs: not a compiled catalogue`);
-  const all = JSON.parse(JSON.parse(m[1])) as Record<string, unknown>;
+  // The compiler writes some characters (a no-break space) as \xHH, which JSON spells \u00HH.
+  const js = m[1].replace(/(?<!\\)((?:\\\\)*)\\x([0-9A-Fa-f]{2})/g, '$1\\u00$2');
+  const all = JSON.parse(JSON.parse(js)) as Record<string, unknown>;
   const core: Record<string, unknown> = {};
   const screens: Record<string, unknown> = {};
   for (const [id, msg] of Object.entries(all)) (SCREEN_TEXT_PREFIXES.some((p) => id.startsWith(p)) ? screens : core)[ids.get(id) ?? id] = msg;
@@ -293,28 +295,42 @@ export function splitCatalog(locale: string, ids = shortIds()): { core: Record<s
 }
 
 /**
- * esbuild plugin: `virtual:catalogs` (per built locale, loaders of its core
- * and screen texts) and the `lang:<locale>/<part>` modules themselves.
+ * The catalogue files: per built locale, its core texts (`lang-<l>-<H>.js`)
+ * and its screens' texts (`text-<l>-<H>.js`), each a module exporting the
+ * compiled messages. They are made here, not by esbuild, so that their names
+ * can be known before bundling: one hash `H` over all of them, so the
+ * console finds any locale's file from its code alone and ships no table of
+ * names (adding a language adds nothing to the English login path).
  */
-function catalogsPlugin(locales: string[], ids: Map<string, string>): Plugin {
-  const parts = new Map(locales.map((l) => [l, splitCatalog(l, ids)]));
+function catalogFiles(locales: string[], ids: Map<string, string>): { hash: string; files: Map<string, Uint8Array>; core: Record<string, string>; screens: Record<string, string> } {
+  const contents: [string, 'lang' | 'text', string][] = [];
+  for (const l of locales) {
+    const { core, screens } = splitCatalog(l, ids);
+    for (const [kind, m] of [['lang', core], ['text', screens]] as const) contents.push([l, kind, `export const messages=JSON.parse(${JSON.stringify(JSON.stringify(m))});\n`]);
+  }
+  const hash = createHash('sha256').update(contents.map((c) => c.join('\0')).join('\0')).digest('hex').slice(0, 8).toUpperCase();
+  const files = new Map<string, Uint8Array>();
+  const core: Record<string, string> = {};
+  const screens: Record<string, string> = {};
+  for (const [l, kind, text] of contents) {
+    const file = `${kind}-${l}-${hash}.js`;
+    files.set(file, Buffer.from(text));
+    (kind === 'lang' ? core : screens)[l] = file;
+  }
+  return { hash, files, core, screens };
+}
+
+/** esbuild plugin: `virtual:catalogs`, the loader of a locale's core or screen texts by name. */
+function catalogsPlugin(hash: string): Plugin {
   return {
     name: 'catalogs',
     setup(b) {
       b.onResolve({ filter: /^virtual:catalogs$/ }, () => ({ path: 'catalogs', namespace: 'virtual' }));
-      b.onResolve({ filter: /^lang:/ }, (a) => ({ path: a.path.slice(5), namespace: 'lang' }));
       b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({
-        resolveDir: ROOT,
         loader: 'js',
-        contents:
-          'export default {' +
-          locales.map((l) => `${JSON.stringify(l)}: { core: () => import("lang:${l}/core"), screens: () => import("lang:${l}/screens") }`).join(',') +
-          '}',
+        // A computed URL: esbuild leaves it to the browser.
+        contents: `export default (l, screens) => { const u = "/" + (screens ? "text" : "lang") + "-" + l + "-${hash}.js"; return import(u); };`,
       }));
-      b.onLoad({ filter: /.*/, namespace: 'lang' }, (a) => {
-        const [locale, part] = a.path.split('/') as [string, 'core' | 'screens'];
-        return { loader: 'js', contents: `export const messages = JSON.parse(${JSON.stringify(JSON.stringify(parts.get(locale)![part]))});` };
-      });
     },
   };
 }
@@ -334,16 +350,13 @@ export interface AppBuild {
 /** One esbuild pass for all brands. */
 async function buildApp(locales: string[]): Promise<AppBuild> {
   const ids = shortIds();
+  const cat = catalogFiles(locales, ids);
   const result = await esbuild({
     absWorkingDir: ROOT,
     entryPoints: [
       { in: 'src/main.tsx', out: 'app' },
       // The layout's stylesheet is its own file: the login page does not load it.
       { in: 'src/shell/layout.css', out: 'layout' },
-      ...locales.flatMap((l) => [
-        { in: `lang:${l}/core`, out: `lang-${l}` },
-        { in: `lang:${l}/screens`, out: `text-${l}` },
-      ]),
     ],
     bundle: true,
     splitting: true,
@@ -374,11 +387,12 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
       __LOCALES__: JSON.stringify(locales.join(',')),
     },
     // contractPlugin first: it answers for contract.ts and rules.ts (no message ids there).
-    plugins: [catalogsPlugin(locales, ids), contractPlugin(), shortIdsPlugin(ids)],
+    plugins: [catalogsPlugin(cat.hash), contractPlugin(), shortIdsPlugin(ids)],
   });
   const files = new Map<string, Uint8Array>();
   for (const f of result.outputFiles) files.set(basename(f.path), f.contents);
   checkNoReadableIds(files, ids);
+  for (const [n, c] of cat.files) files.set(n, c);
   const meta: Metafile = result.metafile;
   if (process.env.META_OUT) writeFileSync(process.env.META_OUT, JSON.stringify(meta));
   if (process.env.BUILD_METAFILE) writeFileSync(process.env.BUILD_METAFILE, JSON.stringify(meta));
@@ -389,13 +403,8 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
   const entry = name(entryOut[0]);
   const css = name(entryOut[1].cssBundle!);
   const layoutCss = name(outputs.find(([, o]) => o.entryPoint === 'src/shell/layout.css')![0]);
-  const catalogs: Record<string, string> = {};
-  const screenTexts: Record<string, string> = {};
-  const entryOf = (p: string) => name(outputs.find(([, o]) => o.entryPoint === p)![0]);
-  for (const l of locales) {
-    catalogs[l] = entryOf(`lang:${l}/core`);
-    screenTexts[l] = entryOf(`lang:${l}/screens`);
-  }
+  const catalogs = cat.core;
+  const screenTexts = cat.screens;
   // Static imports of a chunk, transitively.
   const staticDeps = (file: string, seen = new Set<string>()): Set<string> => {
     for (const imp of meta.outputs[`out/${file}`].imports) {
@@ -456,8 +465,9 @@ function hashName(base: string, ext: string, content: Uint8Array): string {
  * loads on the login page itself.
  */
 async function preloadScript(app: AppBuild): Promise<string> {
-  const data = { c: app.catalogs, t: app.screenTexts, o: app.layout };
-  const src = `(function(d){function p(f){var k=document.createElement("link"),c=/css$/.test(f);k.rel=c?"preload":"modulepreload";if(c)k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),Object.keys(d.c))}catch(e){}p(d.c[l]);function o(){p(d.t[l]);d.o.forEach(function(f){p(f)})}/(^|; *)Admin-Token=/.test(document.cookie)?o():document.addEventListener("submit",o,{once:true})})(${JSON.stringify(data)})`;
+  const hash = /-(\w+)\.js$/.exec(app.catalogs.en)![1];
+  const data = { l: Object.keys(app.catalogs).join(), h: hash, o: app.layout };
+  const src = `(function(d){function p(f){var k=document.createElement("link"),c=/css$/.test(f);k.rel=c?"preload":"modulepreload";if(c)k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),d.l.split(","))}catch(e){}p("lang-"+l+"-"+d.h+".js");function o(){p("text-"+l+"-"+d.h+".js");d.o.forEach(function(f){p(f)})}/(^|; *)Admin-Token=/.test(document.cookie)?o():document.addEventListener("submit",o,{once:true})})(${JSON.stringify(data)})`;
   return (await transform(src, { minify: true, loader: 'js' })).code.trim();
 }
 

@@ -14,7 +14,7 @@ let withScreenTexts = false;
 
 export async function activateLocale(code: string, remember = false): Promise<void> {
   const locale = normalizeLocale(code, BUILT_LOCALES);
-  const parts = await Promise.all([catalogs[locale].core(), ...(withScreenTexts ? [catalogs[locale].screens()] : [])]);
+  const parts = await Promise.all([catalogs(locale), ...(withScreenTexts ? [catalogs(locale, 1)] : [])]);
   i18n.loadAndActivate({ locale, messages: Object.assign({}, ...parts.map((p) => p.messages)) });
   if (remember) localStorage.setItem(LANGUAGE_KEY, locale);
   document.documentElement.lang = locale;
@@ -26,7 +26,7 @@ export async function activateLocale(code: string, remember = false): Promise<vo
 export async function loadScreenTexts(): Promise<void> {
   if (withScreenTexts) return;
   const locale = i18n.locale;
-  const { messages } = await catalogs[locale].screens();
+  const { messages } = await catalogs(locale, 1);
   i18n.load(locale, messages);
   withScreenTexts = true;
 }

@@ -7,7 +7,6 @@ const PATHS = {
   lock: 'M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4',
   tools: 'M14 6a4 4 0 0 0 5 5l-9 9-3-3 9-9a4 4 0 0 1-2-2zM4 4l4 4',
   info: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 11v6M12 7v1',
-  chevron: 'M9 6l6 6-6 6',
   close: 'M6 6l12 12M18 6L6 18',
   plus: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 7v10M7 12h10',
 } as const;

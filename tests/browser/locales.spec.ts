@@ -5,7 +5,7 @@
 import type { Page } from 'playwright/test';
 import { allLocales, readPo, shortIds } from '../../build.ts';
 import { readAllowList } from '../../build/locales.ts';
-import { test, expect, ADMIN } from './fixtures.ts';
+import { test, expect, ADMIN, expectAccessible } from './fixtures.ts';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -32,18 +32,22 @@ async function leftovers(page: Page, locale: string): Promise<string[]> {
 
 for (const locale of allLocales()) {
   test(`${locale}: the login page and two screens, all in ${locale}`, async ({ page }) => {
+    const rtl = ['ar', 'he', 'fa'].includes(locale);
     await page.addInitScript((l) => localStorage.setItem('language', l), locale);
     await page.goto('/advSetting/recordList');
     await expect(page.locator('html')).toHaveAttribute('lang', locale);
-    await expect(page.locator('html')).toHaveAttribute('dir', ['ar', 'he', 'fa'].includes(locale) ? 'rtl' : 'ltr');
+    await expect(page.locator('html')).toHaveAttribute('dir', rtl ? 'rtl' : 'ltr');
     await expect(page.locator('form input').first()).toBeVisible();
     expect(await leftovers(page, locale)).toEqual([]);
+    // axe-core as clean right to left as in English.
+    if (rtl) await expectAccessible(page, `${locale} login`);
     // Signed in without reading a label: they are in the locale's words.
     await page.locator('input[autocomplete=username]').fill(ADMIN.username);
     await page.locator('input[type=password]').fill(ADMIN.password);
     await page.locator('button[type=submit]').click();
     await expect(page.locator('table.grid tbody tr').first()).toBeVisible();
     expect(await leftovers(page, locale)).toEqual([]);
+    if (rtl) await expectAccessible(page, `${locale} record list`);
     await page.goto('/basicSetting/device');
     await expect(page.locator('form input').first()).toBeVisible();
     expect(await leftovers(page, locale)).toEqual([]);

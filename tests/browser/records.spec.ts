@@ -55,6 +55,8 @@ test('the record list pages through every record, searches by user and dates, an
 
   // The last page, asked of the device directly: it answers fast however deep.
   await page.getByRole('combobox', { name: 'Per page' }).selectOption('100');
+  // The pager comes back with the new page size once its first page has arrived.
+  await expect(page.locator('table.grid tbody tr')).toHaveCount(Math.min(100, total));
   const pages = Math.ceil(total / 100);
   const asked = page.waitForResponse((r) => r.url().includes('/goform/searchrecord') && r.url().includes(`Page=${pages}&`));
   const t0 = Date.now();
