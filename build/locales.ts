@@ -23,7 +23,7 @@ export interface LocaleRow {
 }
 
 /** Placeholder names of an ICU message, sorted ({name}, {n, plural, ...}). */
-export const placeholdersOf = (s: string) => [...new Set([...s.matchAll(/\{\s*(\w+)/g)].map((m) => m[1]))].sort();
+export const placeholdersOf = (s: string) => [...new Set([...s.matchAll(/\{\s*(\w+)\s*[,}]/g)].map((m) => m[1]))].sort();
 
 /** The allow-list: ids equal to English in every locale, and per locale. Reasons are for people; the build reads the ids. */
 export function readAllowList(root: string): { any: Set<string>; byLocale: Map<string, Set<string>> } {

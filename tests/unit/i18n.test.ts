@@ -9,7 +9,7 @@ import { i18n } from '@lingui/core';
 
 const ROOT = join(import.meta.dirname, '../..');
 const po = (l: string) => readPo(join(ROOT, 'locales', l, 'messages.po'));
-const placeholders = (s: string) => [...s.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort();
+const placeholders = (s: string) => [...new Set([...s.matchAll(/\{\s*(\w+)\s*[,}]/g)].map((m) => m[1]))].sort();
 
 test('every locale folder is configured, and every configured locale has a catalogue', () => {
   const dirs = readdirSync(join(ROOT, 'locales'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
