@@ -285,9 +285,8 @@ export function splitCatalog(locale: string, ids = shortIds()): { core: Record<s
   const text = readFileSync(join(ROOT, 'locales', locale, 'messages.mjs'), 'utf8');
   const m = /JSON\.parse\(("(?:[^"\\]|\\.)*")\)/.exec(text);
   if (!m) throw new Error(`locales/${locale}/messages.mjs: not a compiled catalogue`);
-  // The compiler writes some characters (a no-break space) as \xHH, which JSON spells \u00HH.
-  const js = m[1].replace(/(?<!\\)((?:\\\\)*)\\x([0-9A-Fa-f]{2})/g, '$1\\u00$2');
-  const all = JSON.parse(JSON.parse(js)) as Record<string, unknown>;
+  // The compiler's own string literal, read as JavaScript (it may escape a no-break space as \xA0, which JSON does not know).
+  const all = JSON.parse(new Function(`return ${m[1]}`)()) as Record<string, unknown>;
   const core: Record<string, unknown> = {};
   const screens: Record<string, unknown> = {};
   for (const [id, msg] of Object.entries(all)) (SCREEN_TEXT_PREFIXES.some((p) => id.startsWith(p)) ? screens : core)[ids.get(id) ?? id] = msg;
@@ -340,6 +339,7 @@ export interface AppBuild {
   entry: string;
   css: string;
   layoutCss: string;
+  catalogHash: string; // the one hash in every catalogue file's name
   catalogs: Record<string, string>; // locale -> served name of its core texts
   screenTexts: Record<string, string>; // locale -> served name of its screen texts
   preload: string[]; // the entry's static imports, preloaded by index.html
@@ -394,7 +394,6 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
   checkNoReadableIds(files, ids);
   for (const [n, c] of cat.files) files.set(n, c);
   const meta: Metafile = result.metafile;
-  if (process.env.META_OUT) writeFileSync(process.env.META_OUT, JSON.stringify(meta));
   if (process.env.BUILD_METAFILE) writeFileSync(process.env.BUILD_METAFILE, JSON.stringify(meta));
   checkSingleCopies(meta);
   const outputs = Object.entries(meta.outputs);
@@ -426,7 +425,7 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
   const layout = [...without(chunkFor('src/shell/Layout.tsx')), layoutCss];
   const critical = new Set([entry, css, ...always]);
   if (catalogs.en) critical.add(catalogs.en);
-  return { files, entry, css, layoutCss, catalogs, screenTexts, preload: always, layout, critical };
+  return { files, entry, css, layoutCss, catalogHash: cat.hash, catalogs, screenTexts, preload: always, layout, critical };
 }
 
 /** Fail when a library is bundled twice (e.g. Preact through a CommonJS shim). */
@@ -465,8 +464,7 @@ function hashName(base: string, ext: string, content: Uint8Array): string {
  * loads on the login page itself.
  */
 async function preloadScript(app: AppBuild): Promise<string> {
-  const hash = /-(\w+)\.js$/.exec(app.catalogs.en)![1];
-  const data = { l: Object.keys(app.catalogs).join(), h: hash, o: app.layout };
+  const data = { l: Object.keys(app.catalogs).join(), h: app.catalogHash, o: app.layout };
   const src = `(function(d){function p(f){var k=document.createElement("link"),c=/css$/.test(f);k.rel=c?"preload":"modulepreload";if(c)k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),d.l.split(","))}catch(e){}p("lang-"+l+"-"+d.h+".js");function o(){p("text-"+l+"-"+d.h+".js");d.o.forEach(function(f){p(f)})}/(^|; *)Admin-Token=/.test(document.cookie)?o():document.addEventListener("submit",o,{once:true})})(${JSON.stringify(data)})`;
   return (await transform(src, { minify: true, loader: 'js' })).code.trim();
 }

@@ -41,11 +41,11 @@ export function upload<N extends CallName>(name: N, params: RequestOf<N>, progre
     for (const k in headers) x.setRequestHeader(k, headers[k]);
     x.upload.onprogress = (e) => progress(e.loaded, e.total);
     x.onload = () => {
+      if (x.status != 200) return reject(noAnswer(false));
       try {
-        if (x.status != 200) throw 0;
         resolve(handleReply(parseBody(x.responseText), expect) as Reply<N>);
       } catch (e) {
-        reject(e === 0 ? noAnswer(false) : e);
+        reject(e);
       }
     };
     x.onerror = () => reject(noAnswer(false));

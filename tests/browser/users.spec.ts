@@ -10,7 +10,7 @@
 // that need a person at the terminal) skips there, saying why.
 import type { Page } from 'playwright/test';
 import ExcelJS from 'exceljs';
-import { deflateSync } from 'node:zlib';
+import { encodePng } from '../../hil/png.ts';
 import { readFileSync } from 'node:fs';
 import { test, expect, openSignedIn, signIn, expectAccessible, simulatorOnly, deviceApi } from './fixtures.ts';
 
@@ -19,34 +19,8 @@ type Json = Record<string, unknown>;
 /** IDs no seeded user has, and that a test removes again. */
 const ID = (n: number) => String(987650000 + n);
 
-/** A real PNG: 2x2 pixels, built here (signature, IHDR, IDAT, IEND with CRC-32). */
-function png(): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff;
-    for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const td = Buffer.concat([Buffer.from(type), data]);
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const c = Buffer.alloc(4);
-    c.writeUInt32BE(crc(td));
-    return Buffer.concat([len, td, c]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(2, 0);
-  ihdr.writeUInt32BE(2, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
+/** A real PNG: 2x2 pixels (red, green; blue, white). */
+const png = () => encodePng(2, 2, Uint8Array.of(255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255));
 
 const table = (page: Page) => page.getByRole('table', { name: 'User list' });
 const row = (page: Page, id: string) => table(page).getByRole('row').filter({ has: page.getByRole('cell', { name: id, exact: true }) });

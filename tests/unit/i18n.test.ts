@@ -4,12 +4,12 @@ import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPo, allLocales } from '../../build.ts';
+import { placeholdersOf as placeholders } from '../../build/locales.ts';
 import { normalizeLocale, textDirection } from '../../src/i18n/locale.ts';
 import { i18n } from '@lingui/core';
 
 const ROOT = join(import.meta.dirname, '../..');
 const po = (l: string) => readPo(join(ROOT, 'locales', l, 'messages.po'));
-const placeholders = (s: string) => [...new Set([...s.matchAll(/\{\s*(\w+)\s*[,}]/g)].map((m) => m[1]))].sort();
 
 test('every locale folder is configured, and every configured locale has a catalogue', () => {
   const dirs = readdirSync(join(ROOT, 'locales'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();

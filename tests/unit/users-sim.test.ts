@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { encodePng } from '../../hil/png.ts';
 import ExcelJS from 'exceljs';
 import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
 import { loadProfile, type ProfileOverrides } from '../../hil/simulator/profile.ts';
@@ -70,38 +70,8 @@ const person = (UserID: string, extra: Rec = {}): Rec => ({ UserID, UserName: `P
 const err = (code: number, field?: string) => (field === undefined ? { retvalue: code, msg: `err.${code}` } : { retvalue: code, msg: `err.${code}`, field });
 const limit = (field: string) => ({ retvalue: 10004, msg: 'msg.addUpToLimit', field });
 
-// Images built byte by byte: a 1x1 PNG (zlib + CRC32) and a baseline 1x1 JPEG.
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of data) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function pngChunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  body.copy(out, 4);
-  out.writeUInt32BE(crc32(body), 8 + data.length);
-  return out;
-}
-function png(): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(1, 0); // width
-  ihdr.writeUInt32BE(1, 4); // height
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // colour type: RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.from([0, 0x2a, 0x7f, 0xd4]))), // filter 0, one pixel
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+// Images built byte by byte: a 1x1 PNG and a baseline 1x1 JPEG.
+const png = () => encodePng(1, 1, Uint8Array.of(0x2a, 0x7f, 0xd4));
 /** SOI, JFIF, a flat quantisation table, a 1x1 grey frame, one-code Huffman tables, one all-zero block, EOI. */
 function jpeg(): Buffer {
   return Buffer.from([

@@ -1,57 +1,20 @@
 // The hidden service routes (SPEC §2): /snkey, /up, /test, /cmd. They sit
 // outside the layout, and ship in its file (loaded on demand, never on the
 // login page). The route guard lets only /test open without a session.
-import { useMemo, useState, type ComponentType } from 'react';
+import { useState, type ComponentType } from 'react';
 import { i18n } from '@lingui/core';
 import type { FlatRoute } from '../../shell/routes.ts';
 import { requestGoform } from '../../api/request.ts';
 import { requestFile } from '../../api/file.ts';
-import { messageFor } from '../../api/errors.ts';
-import { rulesOf } from '../../api/rules.ts';
-import { Control } from '../../form/Control.tsx';
+import { Ask, atField } from '../../form/Ask.tsx';
 import { SettingsForm } from '../../form/SettingsForm.tsx';
-import { bindFields, checkForm, opts, type FieldDef, type Value } from '../../form/rules.ts';
+import { opts } from '../../form/rules.ts';
 import { ConfirmHost } from '../../ui/confirm.tsx';
 import { Upgrade } from './device.tsx';
 import { UNKNOWN_COMMAND } from '../../api/codes.ts';
 
 // Device messages these screens show by the `msg` the device answers: marked for the catalogue, dropped from the code.
 void [/*i18n*/ 'msg.badCommand', /*i18n*/ 'msg.fwChecksum', /*i18n*/ 'msg.fwNotNewer'];
-
-/**
- * One field of a call (its contract rules), a button, and what came back:
- * `run` answers the text to show under it, or throws the message to say at
- * the field. What was typed stays.
- */
-function Ask({ call, f, button, run }: { call: 'ExecuteCommand' | 'SetWebUpgradeMode'; f: FieldDef; button: string; run: (v: Value) => Promise<string> }) {
-  const [b] = useMemo(() => bindFields([f], rulesOf(call)), []);
-  const [v, setV] = useState<Value>('');
-  const [error, setError] = useState<string>();
-  const [out, setOut] = useState('');
-  const problem = checkForm([b], { [f.name]: v })[f.name];
-  return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        setError(problem && i18n._(problem.id, problem.values));
-        // A message to say at the field, or a failure the request layer has said.
-        if (!problem) run(v).then(setOut, (m) => setError(m?.big && m));
-      }}
-    >
-      <Control f={b} value={v} error={error} onValue={setV} />
-      <button type="submit" class="button primary">
-        {i18n._(button)}
-      </button>
-      {out && <pre role="status">{out}</pre>}
-    </form>
-  );
-}
-
-/** A reply's code for the field, or a failure already said (nothing more to show). */
-const fieldCode = (r: { retvalue: unknown; msg?: string }) => {
-  if (r.retvalue) throw messageFor(r.retvalue as number, r.msg);
-};
 
 function Up() {
   const [open, setOpen] = useState(false);
@@ -64,9 +27,8 @@ function Up() {
       button={/*i18n*/ 'action.ok'}
       run={(Password) =>
         requestGoform('SetWebUpgradeMode', { Password: String(Password) }, { expect: [40302] }).then((r) => {
-          fieldCode(r);
+          atField(r);
           setOpen(true);
-          return '';
         })
       }
     />
@@ -80,7 +42,7 @@ const Cmd = () => (
     button={/*i18n*/ 'maint.run'}
     run={(Code) =>
       requestGoform('ExecuteCommand', { Code: Number(Code) }, { expect: [UNKNOWN_COMMAND] }).then((r) => {
-        fieldCode(r);
+        atField(r);
         return r.Output ?? '';
       })
     }
