@@ -228,7 +228,7 @@ function contractPlugin(): Plugin {
  * their texts ship in a second file per locale ("screen texts"), loaded once
  * the layout opens, so the login page carries only the core texts.
  */
-export const SCREEN_TEXT_PREFIXES = ['att.', 'unit.', 'basic.', 'net.', 'acc.', 'form.', 'user.', 'msg.enroll', 'rec.', 'maint.', 'bak.', 'msg.fw', 'msg.badCommand'];
+export const SCREEN_TEXT_PREFIXES = ['att.', 'unit.', 'basic.', 'net.', 'acc.', 'form.', 'user.', 'msg.enroll', 'rec.', 'maint.', 'bak.', 'msg.fw', 'msg.badCommand', 'route.', 'menu.', 'pwd.', 'info.', 'layout.'];
 
 /**
  * Message ids are readable in the source and the PO files ("basic.volume");

@@ -64,6 +64,8 @@ export function Control({ f, value, error, label, onValue }: ControlProps) {
       type: TYPES[f.kind] ?? 'text',
       value: dt ? text.replace(' ', 'T') : text,
       inputMode: numeric ? 'numeric' : f.kind === 'ip' || f.kind === 'mask' ? 'decimal' : undefined,
+      // Addresses, numbers, times and IDs read left to right in Arabic too; a name takes its own direction.
+      dir: f.kind == 'text' ? 'auto' : 'ltr',
       maxLength: f.maxLength,
       readOnly: f.readOnly,
       autoComplete: f.kind === 'password' ? 'new-password' : 'off',

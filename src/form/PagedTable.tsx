@@ -10,6 +10,7 @@ import { messageFor } from '../api/errors.ts';
 import { Table, type Column, type Key, type Selection } from '../ui/Table.tsx';
 import { Failed, Loading } from '../ui/Status.tsx';
 import type { Values } from './rules.ts';
+import { num } from '../i18n/format.ts';
 
 /** Page sizes every paged call takes (its contract's PageSize values). */
 const SIZES = [10, 20, 50, 100];
@@ -72,7 +73,7 @@ export function PagedTable<T>({ read, query, cols, rowKey, empty, label, select,
               if (n >= 1 && n <= pages) setPage(n);
             }}
           />{' '}
-          {i18n._('form.of', { n: pages })}
+          {i18n._('form.of', { n: num(pages) })}
         </label>
         <button type="button" class="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
           {i18n._('form.next')}

@@ -142,7 +142,7 @@ export function RecordList({ def }: { def: ListDef }) {
           rowKey={(it) => Number(it.Num)}
           cols={def.cols.map(([name, head, show]) => ({ head: i18n._(head), cell: (it: Item) => (show ? show(it[name]) : String(it[name] ?? '')) }))}
           empty={i18n._('acc.empty')}
-          select={{ picked, onPick: (p) => setPicked(p as number[]), label: (it) => i18n._('acc.select', { name: String(it.Name ?? it.Num) }), all: i18n._('acc.selectAll') }}
+          select={{ picked, onPick: (p) => setPicked(p as number[]), label: (it) => i18n._('acc.select', { name: String(it.Name ?? it.Num) }), all: i18n._('basic.selectAll') }}
         />
       )}
       <Dialog open={!!draft} title={i18n._(def.addTitle)} onClose={() => setDraft(null)} footer={<DialogButtons onCancel={() => setDraft(null)} form={formId} busy={busy} />}>

@@ -10,11 +10,12 @@ import { useStore } from '../state/use-store.ts';
 /** The active locale; '' until the first catalogue has loaded. */
 export const $locale = atom('');
 
-let withScreenTexts = false;
+/** True once the screens' texts (the layout's, the route titles among them) are loaded. */
+export const $screenTexts = atom(false);
 
 export async function activateLocale(code: string, remember = false): Promise<void> {
   const locale = normalizeLocale(code, BUILT_LOCALES);
-  const parts = await Promise.all([catalogs(locale), ...(withScreenTexts ? [catalogs(locale, 1)] : [])]);
+  const parts = await Promise.all([catalogs(locale), ...($screenTexts.get() ? [catalogs(locale, 1)] : [])]);
   i18n.loadAndActivate({ locale, messages: Object.assign({}, ...parts.map((p) => p.messages)) });
   if (remember) localStorage.setItem(LANGUAGE_KEY, locale);
   document.documentElement.lang = locale;
@@ -24,11 +25,11 @@ export async function activateLocale(code: string, remember = false): Promise<vo
 
 /** Load the screens' texts for the active locale (and every later one). */
 export async function loadScreenTexts(): Promise<void> {
-  if (withScreenTexts) return;
+  if ($screenTexts.get()) return;
   const locale = i18n.locale;
   const { messages } = await catalogs(locale, 1);
   i18n.load(locale, messages);
-  withScreenTexts = true;
+  $screenTexts.set(true);
 }
 
 export function startLocale(): Promise<void> {

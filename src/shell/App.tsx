@@ -11,7 +11,7 @@ import { Toasts } from '../ui/Toasts.tsx';
 import { useStore } from '../state/use-store.ts';
 import { $session } from '../state/session.ts';
 import { navigated } from '../state/ui.ts';
-import { loadScreenTexts, useLocale } from '../i18n/index.ts';
+import { $screenTexts, loadScreenTexts, useLocale } from '../i18n/index.ts';
 import { brand, loadStylesheet, pageData } from '../brand.ts';
 
 /** Screens outside the layout; the login page ships with the app (no second request). */
@@ -40,7 +40,9 @@ export function App() {
     window.scrollTo(0, 0);
   }, [location]);
   const Standalone = route && STANDALONE_SCREENS[route.path];
-  const title = route ? i18n._(route.title) : '';
+  // Route titles are screen texts (not on the login path), but the login page's and the 404 page's.
+  const texts = useStore($screenTexts);
+  const title = route && (texts || Standalone) ? i18n._(route.title) : '';
   useEffect(() => {
     document.title = title ? `${title} - ${brand.title}` : brand.title;
   }, [title]);

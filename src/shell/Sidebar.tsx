@@ -57,9 +57,9 @@ export function Sidebar({ route }: { route: FlatRoute }) {
           })}
         </ul>
       </nav>
-      <button type="button" class="info-button" onClick={() => setInfo(true)} title={i18n._('info.open')}>
+      <button type="button" class="info-button" onClick={() => setInfo(true)} title={i18n._('info.title')}>
         <Icon name="info" />
-        <span class="label">{i18n._('info.open')}</span>
+        <span class="label">{i18n._('info.title')}</span>
       </button>
       <InfoDialog open={info} onClose={() => setInfo(false)} />
     </aside>

@@ -114,8 +114,8 @@ export const MENU: RouteDef[] = [
 
 /** Hidden public screens, outside the layout (SPEC §2). */
 export const STANDALONE: RouteDef[] = [
-  leaf('/login', /*i18n*/ 'route.login', undefined, true),
-  leaf('/404', /*i18n*/ 'route.notFound', undefined, true),
+  leaf('/login', /*i18n*/ 'login.route', undefined, true),
+  leaf('/404', /*i18n*/ 'notFound.title', undefined, true),
   leaf('/snkey', /*i18n*/ 'route.snkey', undefined, true),
   leaf('/up', /*i18n*/ 'route.up', undefined, true),
   leaf('/test', /*i18n*/ 'route.test', undefined, true),

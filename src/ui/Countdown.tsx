@@ -3,6 +3,7 @@
 // restart countdown and Wiegand pairing can too.
 import { useEffect, useState } from 'react';
 import { i18n } from '@lingui/core';
+import { num } from '../i18n/format.ts';
 
 /** SPEC §9: the countdown starts at 30 s. */
 export const COUNTDOWN_S = 30;
@@ -17,7 +18,7 @@ export function Waiting({ text, from = COUNTDOWN_S, onZero, onCancel }: { text: 
   useEffect(() => void (left || onZero?.()), [left]);
   return (
     <div class="waiting" role="status">
-      {text} <b role="timer">{left}</b>
+      {text} <b role="timer">{num(left)}</b>
       {onCancel && (
         <button type="button" class="button" onClick={onCancel}>
           {i18n._('action.cancel')}

@@ -1,6 +1,8 @@
 // A table of device records: column headers, a row per record, an optional
 // checkbox column with "select all", and a row saying the list is empty.
-// Cells render device strings as text, never as markup.
+// Cells render device strings as text, never as markup, each isolated in its
+// own direction (an IP address or a MAC stays left to right in Arabic, a
+// Hebrew name right to left in English).
 import type { ReactNode } from 'react';
 
 export type Key = string | number;
@@ -51,7 +53,9 @@ export function Table<T>({ rows, cols, rowKey, label, empty, select }: { rows: r
                   </td>
                 )}
                 {cols.map((c) => (
-                  <td key={c.head}>{c.cell(r)}</td>
+                  <td key={c.head}>
+                    <bdi>{c.cell(r)}</bdi>
+                  </td>
                 ))}
               </tr>
             );

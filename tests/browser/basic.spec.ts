@@ -356,12 +356,12 @@ test('system information: every field and count; Refresh recounts', async ({ pag
   };
   const c = counts();
   expect(c.users).toBeGreaterThan(100);
-  await expect(row('Users')).toHaveText(`${c.users} / 3000`);
-  await expect(row('Fingerprints')).toHaveText(`${c.fingers} / 3000`);
-  await expect(row('Faces')).toHaveText(`${c.faces} / 1000`);
+  await expect(row('Users')).toHaveText(`${c.users} / 3,000`);
+  await expect(row('Fingerprints')).toHaveText(`${c.fingers} / 3,000`);
+  await expect(row('Faces')).toHaveText(`${c.faces} / 1,000`);
   await expect(row('Cards')).toHaveText(String(c.cards));
   // The profile's 100,000 generated records (hil/simulator/areas/records.ts): the store is full.
-  await expect(row('Records')).toHaveText('100000 / 100000');
+  await expect(row('Records')).toHaveText('100,000 / 100,000');
   await expect(page.getByText('Iris', { exact: true })).toHaveCount(0); // not supported by this device
   await expectAccessible(page, 'system information');
 
@@ -369,9 +369,9 @@ test('system information: every field and count; Refresh recounts', async ({ pag
     s.users.push({ UserID: '301', UserName: 'New', Password: '', CardNo: '1004', CardType: 0, Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0, AccessBegin: '', AccessEnd: '', Face: 1, FPMask: 1, Photo: 0 });
   });
   await page.getByRole('button', { name: 'Refresh' }).click();
-  await expect(row('Users')).toHaveText(`${c.users + 1} / 3000`);
+  await expect(row('Users')).toHaveText(`${c.users + 1} / 3,000`);
   await expect(row('Cards')).toHaveText(String(c.cards + 1));
-  await expect(row('Fingerprints')).toHaveText(`${c.fingers + 1} / 3000`);
+  await expect(row('Fingerprints')).toHaveText(`${c.fingers + 1} / 3,000`);
 });
 
 test('wiegand pairing: waiting indicator, then the reader joins the authorization list', async ({ page }) => {

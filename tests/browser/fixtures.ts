@@ -133,4 +133,25 @@ export async function deviceApi(request: APIRequestContext, terminal: Terminal) 
   };
 }
 
+/** How many entries a paged list says it has, in English ("1 entry", "100,000 entries"). */
+export const entries = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'entry' : 'entries'}`;
+
+/**
+ * What a device date or time ("YYYY-MM-DD HH:MM:SS", "YYYY-MM-DD", "HH:MM")
+ * should look like on the page in its language (html lang): the browser's own
+ * Intl, Gregorian, as the wall-clock time it names. "" stays "".
+ */
+export const shownTime = (page: Page, s: string) =>
+  page.evaluate((v) => {
+    const [, d, t, sec] = /^(\d{4}-\d\d-\d\d)? ?(\d\d:\d\d(:\d\d)?)?$/.exec(v)!;
+    if (!v) return v;
+    const f = new Intl.DateTimeFormat(document.documentElement.lang, {
+      timeZone: 'UTC',
+      calendar: 'gregory',
+      ...(d && { dateStyle: 'medium' as const }),
+      ...(t && { timeStyle: sec ? ('medium' as const) : ('short' as const) }),
+    });
+    return f.format(new Date(`${d ?? '2000-01-01'}T${t ?? '00:00'}Z`));
+  }, s);
+
 export { expect };

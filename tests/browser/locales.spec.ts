@@ -5,7 +5,7 @@
 import type { Page } from 'playwright/test';
 import { allLocales, readPo, shortIds } from '../../build.ts';
 import { readAllowList } from '../../build/locales.ts';
-import { test, expect, ADMIN, expectAccessible } from './fixtures.ts';
+import { test, expect, ADMIN, expectAccessible, deviceApi, shownTime } from './fixtures.ts';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -31,7 +31,7 @@ async function leftovers(page: Page, locale: string): Promise<string[]> {
 }
 
 for (const locale of allLocales()) {
-  test(`${locale}: the login page and two screens, all in ${locale}`, async ({ page }) => {
+  test(`${locale}: the login page and two screens, all in ${locale}`, async ({ page, request, terminal }) => {
     const rtl = ['ar', 'he', 'fa'].includes(locale);
     await page.addInitScript((l) => localStorage.setItem('language', l), locale);
     await page.goto('/advSetting/recordList');
@@ -47,6 +47,13 @@ for (const locale of allLocales()) {
     await page.locator('button[type=submit]').click();
     await expect(page.locator('table.grid tbody tr').first()).toBeVisible();
     expect(await leftovers(page, locale)).toEqual([]);
+    // The newest record's time and the number of records as the locale writes them (the device sends "YYYY-MM-DD HH:MM:SS" and 100000).
+    const newest = await (await deviceApi(request, terminal)).call('searchrecord', { Page: 1, PageSize: 10 });
+    const time = await shownTime(page, String((newest.List as { Time: string }[])[0].Time));
+    await expect(page.locator('table.grid tbody tr').first().locator('td').first()).toHaveText(time);
+    const total = await page.evaluate((n) => new Intl.NumberFormat(document.documentElement.lang).format(n), newest.Total as number);
+    await expect(page.locator('.pager span')).toContainText(total);
+    expect(time).not.toContain(String((newest.List as { Time: string }[])[0].Time).slice(0, 10));
     if (rtl) await expectAccessible(page, `${locale} record list`);
     await page.goto('/basicSetting/device');
     await expect(page.locator('form input').first()).toBeVisible();

@@ -10,7 +10,7 @@
 import type { Download, Page } from 'playwright/test';
 import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
-import { test, expect, openSignedIn, expectAccessible, simulatorOnly, deviceApi } from './fixtures.ts';
+import { test, expect, openSignedIn, expectAccessible, simulatorOnly, deviceApi, entries, shownTime } from './fixtures.ts';
 
 type Json = Record<string, unknown>;
 
@@ -46,12 +46,12 @@ test('the record list pages through every record, searches by user and dates, an
   const names = await api.call('SetApplyParam');
 
   await openSignedIn(page, '/advSetting/recordList');
-  await expect(page.getByText(`${total} in all`)).toBeVisible();
+  await expect(page.getByText(entries(total))).toBeVisible();
   await expect(page.locator('table.grid tbody tr')).toHaveCount(Math.min(20, total));
-  // The newest first, with the device's status names.
+  // The newest first, with the device's status names; the time as English writes it (the device sends YYYY-MM-DD HH:MM:SS).
   const top = (first.List as Json[])[0];
   const row1 = (await tableRows(page))[0];
-  expect(row1).toEqual([String(top.Time), String(top.UserID), String(top.UserName), String(names[`Status${top.Status}`])]);
+  expect(row1).toEqual([await shownTime(page, String(top.Time)), String(top.UserID), String(top.UserName), String(names[`Status${top.Status}`])]);
 
   // The last page, asked of the device directly: it answers fast however deep.
   await page.getByRole('combobox', { name: 'Per page' }).selectOption('100');
@@ -66,7 +66,7 @@ test('the record list pages through every record, searches by user and dates, an
   expect(Date.now() - t0).toBeLessThan(3000);
   const last = await api.call('searchrecord', { Page: pages, PageSize: 100 });
   const lastRow = (last.List as Json[]).at(-1)!;
-  expect((await tableRows(page)).at(-1)!.slice(0, 2)).toEqual([String(lastRow.Time), String(lastRow.UserID)]);
+  expect((await tableRows(page)).at(-1)!.slice(0, 2)).toEqual([await shownTime(page, String(lastRow.Time)), String(lastRow.UserID)]);
 
   // Search one user over the days of the newest record's month.
   const month = String(top.Time).slice(0, 7);
@@ -76,11 +76,10 @@ test('the record list pages through every record, searches by user and dates, an
   await page.getByLabel('Start time').fill(query.Start);
   await page.getByLabel('End time').fill(query.End);
   await page.getByRole('button', { name: 'Search' }).click();
-  await expect(page.getByText(`${want.Total} in all`)).toBeVisible();
-  for (const r of await tableRows(page)) {
-    expect(r[1]).toBe(query.UserID);
-    expect(r[0] >= query.Start && r[0] <= `${query.End} 23:59:59`).toBe(true);
-  }
+  await expect(page.getByText(entries(want.Total as number))).toBeVisible();
+  const found = (want.List as Json[]).slice(0, 20);
+  for (const r of found) expect(String(r.UserID) === query.UserID && String(r.Time) >= query.Start && String(r.Time) <= `${query.End} 23:59:59`).toBe(true);
+  expect((await tableRows(page)).map((r) => r.slice(0, 2))).toEqual(await Promise.all(found.map(async (r) => [await shownTime(page, String(r.Time)), query.UserID])));
 
   // The download holds exactly that search, as text cells.
   const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
@@ -88,7 +87,8 @@ test('the record list pages through every record, searches by user and dates, an
   expect(got.name).toMatch(/\.xlsx$/);
   expect(got.rows[0]).toEqual(['Time', 'UserID', 'UserName', 'Status']);
   expect(got.rows.length - 1).toBe(want.Total);
-  expect(got.rows[1]).toEqual((await tableRows(page))[0]);
+  // In the device's formats, whatever the console's language.
+  expect(got.rows[1]).toEqual([String(found[0].Time), query.UserID, String(found[0].UserName), String(names[`Status${found[0].Status}`])]);
   expect(got.allText).toBe(true);
 });
 
@@ -111,7 +111,10 @@ test.describe('the report', () => {
     // Shift 1 "Day": 09:00 to 18:00, 5 minutes' grace either way; duplicate punch range 3 minutes.
     const name = (await tableRows(page))[0]?.[1] ?? '';
     const want = REPORT_WEEK.map((r) => ['1', name, ...r]);
-    await expect.poll(() => tableRows(page)).toEqual(want);
+    // Dates and times on the screen as English writes them; the download keeps the device's.
+    const shown = await Promise.all(want.map(async (r) => [...r.slice(0, 2), ...(await Promise.all(r.slice(2, 7).map((v) => shownTime(page, v)))), ...r.slice(7)]));
+    expect(shown[0][2]).toBe('Nov 2, 2026');
+    await expect.poll(() => tableRows(page)).toEqual(shown);
     const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
     const got = await sheet(d);
     expect(got.rows[0]).toEqual(['UserID', 'UserName', 'Date', 'FirstIn', 'LastOut', 'InTime', 'OutTime', 'Late', 'Early']);
@@ -135,14 +138,14 @@ test('temperature records: the filter, and abnormal values marked by more than c
   const [all, abnormal, normal] = [await count(0), await count(1), await count(2)];
   expect(abnormal + normal).toBe(all);
   await openSignedIn(page, '/advSetting/thermometry');
-  await expect(page.getByText(`${all} in all`)).toBeVisible();
+  await expect(page.getByText(entries(all))).toBeVisible();
   await page.getByLabel('Filter').selectOption({ label: 'Abnormality' });
   await page.getByRole('button', { name: 'Search' }).click();
-  await expect(page.getByText(`${abnormal} in all`)).toBeVisible();
+  await expect(page.getByText(entries(abnormal))).toBeVisible();
   for (const r of await tableRows(page)) expect(r[3]).toMatch(/^⚠ \d\d\.\d °C Abnormality$/);
   await page.getByLabel('Filter').selectOption({ label: 'Normal' });
   await page.getByRole('button', { name: 'Search' }).click();
-  await expect(page.getByText(`${normal} in all`)).toBeVisible();
+  await expect(page.getByText(entries(normal))).toBeVisible();
   for (const r of await tableRows(page)) expect(r[3]).toMatch(/^\d\d\.\d °C$/);
   await expectAccessible(page, 'thermometry');
 });

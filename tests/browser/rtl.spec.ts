@@ -38,6 +38,10 @@ for (const locale of ['ar', 'he', 'fa', 'en']) {
     const main = await box(page, '.main');
     if (rtl) expect(side.x).toBeGreaterThanOrEqual(main.x + main.width - 1);
     else expect(side.x + side.width).toBeLessThanOrEqual(main.x + 1);
+    // A menu entry is indented under its group from the start edge: the right one right to left.
+    const entry = page.locator('.menu ul a[aria-current=page]');
+    const pad = await entry.evaluate((a) => [parseFloat(getComputedStyle(a).paddingLeft), parseFloat(getComputedStyle(a).paddingRight)]);
+    expect(rtl ? pad[1] > pad[0] : pad[0] > pad[1]).toBe(true);
     const input = await box(page, '.main form input');
     const panel = await box(page, '.main .panel');
     // Fields start at the panel's start edge.
@@ -52,5 +56,48 @@ for (const locale of ['ar', 'he', 'fa', 'en']) {
     const last = (await cells.last().boundingBox())!;
     if (rtl) expect(first.x).toBeGreaterThan(last.x);
     else expect(first.x).toBeLessThan(last.x);
+  });
+}
+
+/** Left edges of each character of the element's text, in text order. */
+const glyphXs = (page: Page, selector: string) =>
+  page.locator(selector).first().evaluate((el) => {
+    const node = document.createTreeWalker(el, NodeFilter.SHOW_TEXT).nextNode()!;
+    const r = document.createRange();
+    return [...node.textContent!].map((_, i) => {
+      r.setStart(node, i);
+      r.setEnd(node, i + 1);
+      return r.getBoundingClientRect().x;
+    });
+  });
+
+for (const locale of ['ar', 'fa']) {
+  test(`${locale}: MAC and IP addresses, counts and times keep their left-to-right order inside right-to-left text`, async ({ page }) => {
+    await page.addInitScript((l) => localStorage.setItem('language', l), locale);
+    await page.goto('/basicSetting/systemInfo');
+    await page.locator('input[autocomplete=username]').fill(ADMIN.username);
+    await page.locator('input[type=password]').fill(ADMIN.password);
+    await page.locator('button[type=submit]').click();
+    // Every value of the system information: a MAC such as 02:00:5e:10:00:01 would
+    // come out jumbled by the bidi algorithm without its own direction.
+    const values = page.locator('.info-list dd');
+    await expect(values.first()).toBeVisible();
+    for (let i = 0; i < (await values.count()); i++) {
+      const text = (await values.nth(i).textContent())!;
+      if (!/^[\x20-\x7e]+$/.test(text)) continue; // counts in the locale's digits read as the locale writes them
+      const xs = await glyphXs(page, `.info-list div:nth-child(${i + 1}) dd`);
+      expect(xs, `"${text}" in order`).toEqual([...xs].sort((a, b) => a - b));
+    }
+    // Counts in the locale's digits (Persian digits in fa).
+    const digits = await page.evaluate(() => new Intl.NumberFormat(document.documentElement.lang).format(1234567890));
+    const count = (await values.filter({ hasText: '/' }).first().textContent())!;
+    expect([...count.replace(/[\s/٬,.\u200f\u200e\u066c]/g, '')].every((c) => digits.includes(c))).toBe(true);
+
+    // An address field reads left to right and stays on the page's side.
+    await page.goto('/network/ethernet');
+    const ip = page.locator('input[inputmode=decimal]').first();
+    await expect(ip).toBeVisible();
+    expect(await ip.evaluate((e) => getComputedStyle(e).direction)).toBe('ltr');
+    expect(await ip.evaluate((e) => getComputedStyle(e).textAlign)).toMatch(/right|end/);
   });
 }

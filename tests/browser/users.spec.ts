@@ -12,7 +12,7 @@ import type { Page } from 'playwright/test';
 import ExcelJS from 'exceljs';
 import { encodePng } from '../../hil/png.ts';
 import { readFileSync } from 'node:fs';
-import { test, expect, openSignedIn, signIn, expectAccessible, simulatorOnly, deviceApi } from './fixtures.ts';
+import { test, expect, openSignedIn, signIn, expectAccessible, simulatorOnly, deviceApi, entries } from './fixtures.ts';
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +42,7 @@ test.describe('a terminal at full capacity', () => {
       const pages: string[] = [];
       page.on('request', (r) => r.url().includes('/goform/userlist') && pages.push(new URL(r.url()).search));
       await openSignedIn(page, '/user/userList');
-      await expect(page.getByText(`${total} in all`)).toBeVisible();
+      await expect(page.getByText(entries(total))).toBeVisible();
       await expect(table(page).getByRole('row')).toHaveCount(21); // header + 20
       await expect(row(page, (await ids(1))[0])).toBeVisible();
       await expectAccessible(page, 'user list');
@@ -80,13 +80,13 @@ test('search by user ID and by start and end time', async ({ page, terminal, req
     await openSignedIn(page, '/user/userList');
     await page.getByLabel('User ID').fill('98765000');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect(page.getByText('3 in all')).toBeVisible();
+    await expect(page.getByText('3 entries')).toBeVisible();
     await expect(row(page, ID(1))).toContainText('Search One');
     // By time: only users whose access period reaches into 2031 (and those with no limit).
     await page.getByLabel('Start time').fill('2031-03-01');
     await page.getByLabel('End time').fill('2031-12-31');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect(page.getByText('2 in all')).toBeVisible();
+    await expect(page.getByText('2 entries')).toBeVisible();
     await expect(row(page, ID(1))).toBeVisible();
     await expect(row(page, ID(3))).toBeVisible();
     await expect(row(page, ID(2))).toHaveCount(0);
@@ -339,8 +339,8 @@ test('import a spreadsheet with good and bad rows; export every user to a real .
     await page.getByLabel('Spreadsheet (.xlsx or .csv)').setInputFiles({ name: 'users.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByRole('button', { name: 'Upload' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import' });
-    await expect(dialog.getByText('Users added: 2')).toBeVisible();
-    await expect(dialog.getByText('Rows refused: 3')).toBeVisible();
+    await expect(dialog.getByText('2 users added')).toBeVisible();
+    await expect(dialog.getByText('3 rows refused')).toBeVisible();
     const refused = dialog.getByRole('row');
     await expect(refused.nth(1)).toHaveText(['3', 'UserID', 'User ID Already Exists'].join(''));
     await expect(refused.nth(2)).toContainText(/4\s*UserName/);

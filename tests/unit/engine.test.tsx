@@ -100,8 +100,8 @@ const wifiDef: FormDef = {
   fields: [
     { name: 'WifiMode', kind: 'select', label: 'net.wifiMode', options: [{ value: 0, label: 'net.station' }, { value: 1, label: 'net.ap' }] },
     { name: 'Ssid', kind: 'text', label: 'net.ssid', dependsOn: { WifiMode: [0] }, required: true },
-    { name: 'Security', kind: 'select', label: 'net.security', options: [{ value: 1, label: 'net.secPersonal' }], dependsOn: { WifiMode: [0] } },
-    { name: 'Password', kind: 'password', label: 'net.password', dependsOn: { WifiMode: [0] } },
+    { name: 'Security', kind: 'select', label: 'route.securityOne', options: [{ value: 1, label: 'net.secPersonal' }], dependsOn: { WifiMode: [0] } },
+    { name: 'Password', kind: 'password', label: 'login.password', dependsOn: { WifiMode: [0] } },
   ],
 };
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPo } from '../../build.ts';
-import { checkLocales, localeProblems, placeholdersOf } from '../../build/locales.ts';
+import { checkLocales, localeProblems, placeholdersOf, readAllowList } from '../../build/locales.ts';
 
 function tree(en: Record<string, string>, xx: Record<string, string>, allow: object): string {
   const root = mkdtempSync(join(tmpdir(), 'locales-'));
@@ -52,6 +52,14 @@ test('a missing key, a changed placeholder, too many English texts: each fails',
   assert.match(localeProblems(checkLocales(root2, ['xx'], readPo)).join(), /3 messages equal English/);
   const root3 = tree(en, { ...translated, 'm.5': 'Text 5', 'm.6': 'Text 6', 'm.7': 'Text 7' }, { any: {}, xx: { 'm.5': 'same word' } });
   assert.equal(localeProblems(checkLocales(root3, ['xx'], readPo)), []);
+});
+
+test('the allow-list names only messages English has (no entry outlives its message)', () => {
+  const root = join(import.meta.dirname, '../..');
+  const ids = readPo(join(root, 'locales/en/messages.po'));
+  const allow = readAllowList(root);
+  const stale = [...allow.any, ...[...allow.byLocale].flatMap(([l, s]) => [...s].map((id) => `${l} ${id}`))].filter((e) => !ids.has(e.split(' ').pop()!));
+  assert.equal(stale, []);
 });
 
 test.run();

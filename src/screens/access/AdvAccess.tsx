@@ -26,7 +26,7 @@ export const accessForm: FormDef = {
       label: /*i18n*/ 'acc.relayMode',
       options: opts(/*i18n*/ 'acc.none', /*i18n*/ 'acc.ring', /*i18n*/ 'acc.doorOpen'),
     },
-    { name: 'RelayDelay', kind: 'number', label: /*i18n*/ 'acc.relayDelay', unit: /*i18n*/ 'acc.seconds', dependsOn: { RelayMode: [1, 2] } },
+    { name: 'RelayDelay', kind: 'number', label: /*i18n*/ 'acc.relayDelay', unit: /*i18n*/ 'basic.sec', dependsOn: { RelayMode: [1, 2] } },
     {
       name: 'DoorSensor',
       kind: 'select',

@@ -64,7 +64,7 @@ export const IdentifyMode = screen({
     {
       name: 'IdentifyMode',
       kind: 'select',
-      label: /*i18n*/ 'basic.identifyMode',
+      label: /*i18n*/ 'route.identifyMode',
       options: opts(/*i18n*/ 'basic.im0', /*i18n*/ 'basic.im1', /*i18n*/ 'basic.im2', /*i18n*/ 'basic.im3', /*i18n*/ 'basic.im4', /*i18n*/ 'basic.im5', /*i18n*/ 'basic.im6'),
     },
   ],

@@ -9,13 +9,14 @@ import type { ResponseOf } from '../../api/contract.ts';
 import { useStore } from '../../state/use-store.ts';
 import { $session } from '../../state/session.ts';
 import { Failed, Loading } from '../../ui/Status.tsx';
+import { num } from '../../i18n/format.ts';
 
 type Info = ResponseOf<'SetInfoParam'>;
 
 /** Rows to show, in order: [message id, text]. */
-export function systemRows(i: Info): [string, string][] {
-  const of = (n: number, max: number) => `${n} / ${max}`;
-  const rows: [string, string | false][] = [
+export function systemRows(i: Info): [string, string | number][] {
+  const of = (n: number, max: number) => `${num(n)} / ${num(max)}`;
+  const rows: [string, string | number | false][] = [
     [/*i18n*/ 'info.firmware', i.Build_Version],
     [/*i18n*/ 'basic.kernel', i.KernelVersion],
     [/*i18n*/ 'basic.fs', i.FSVersion],
@@ -23,16 +24,22 @@ export function systemRows(i: Info): [string, string][] {
     [/*i18n*/ 'basic.ethMac', i.EthMAC],
     [/*i18n*/ 'basic.wifiMac', i.WifiMAC],
     [/*i18n*/ 'basic.users', of(i.UserCount, i.MaxUser)],
-    [/*i18n*/ 'basic.fps', i.funOption.FP === 1 && of(i.FPCount, i.MaxFP)],
+    [/*i18n*/ 'route.fingerprint', i.funOption.FP === 1 && of(i.FPCount, i.MaxFP)],
     [/*i18n*/ 'basic.faces', i.funOption.FACE === 1 && of(i.FaceCount, i.MaxFACE)],
     [/*i18n*/ 'basic.iris', i.funOption.IRIS === 1 && of(i.IrisCount, i.MaxIRIS)],
-    [/*i18n*/ 'basic.cards', String(i.CardCount)],
-    [/*i18n*/ 'basic.records', of(i.RecordCount, i.MaxRecord)],
+    [/*i18n*/ 'basic.cards', i.CardCount],
+    [/*i18n*/ 'route.recordList', of(i.RecordCount, i.MaxRecord)],
   ];
-  return rows.filter((r): r is [string, string] => !!r[1]);
+  return rows.filter((r): r is [string, string | number] => r[1] !== false && r[1] !== '');
 }
 
-export function SystemInfo() {
+/**
+ * The device's answer to SetInfoParam, the last one (kept per user in local
+ * storage, SPEC §7) until a fresh one arrives; `load(true)` asks the device
+ * to recount first (GetInfoParam). The system information page and the
+ * layout's device information dialog share it.
+ */
+export function useInfo() {
   const key = `info:${useStore($session)?.name ?? ''}`;
   const [info, setInfo] = useState<Info | null>(() => {
     try {
@@ -55,19 +62,31 @@ export function SystemInfo() {
       .catch(() => setFailed(true))
       .finally(() => setBusy(false));
   };
+  return { info, busy, failed, load };
+}
+
+/** Label and value rows; a number in the language's digits, every value in its own direction (a MAC stays left to right). */
+export const InfoList = ({ rows }: { rows: [string, string | number][] }) => (
+  <dl class="info-list">
+    {rows.map(([label, value]) => (
+      <div key={label}>
+        <dt>{i18n._(label)}</dt>
+        <dd>
+          <bdi>{typeof value == 'number' ? num(value) : value}</bdi>
+        </dd>
+      </div>
+    ))}
+  </dl>
+);
+
+export function SystemInfo() {
+  const { info, busy, failed, load } = useInfo();
   useEffect(() => load(), []);
 
   if (!info) return failed ? <Failed message={i18n._('msg.failed')} retry={load} /> : <Loading />;
   return (
     <section class="panel settings" aria-busy={busy}>
-      <dl class="info-list">
-        {systemRows(info).map(([label, value]) => (
-          <div key={label}>
-            <dt>{i18n._(label)}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <InfoList rows={systemRows(info)} />
       {failed && <p role="alert">{i18n._('msg.failed')}</p>}
       <div class="actions">
         <button type="button" class="button" disabled={busy} onClick={() => load(true)}>

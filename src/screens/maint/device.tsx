@@ -67,7 +67,7 @@ export const Restart = action(() => requestGoform('RestartMachine'), /*i18n*/ 'r
 export const Initialization = action(() => requestGoform('InitMachine'), /*i18n*/ 'route.initialization', /*i18n*/ 'maint.initText', true);
 export const InitCard = action(() => requestGoform('InitAdminCard'), /*i18n*/ 'route.initCard', /*i18n*/ 'maint.cardText');
 
-const mb = (n: number) => (n / 1048576).toLocaleString(i18n.locale, { maximumFractionDigits: 1 });
+const mb = (n: number) => i18n.number(n / 1048576, { maximumFractionDigits: 1 });
 
 /** Choose a package, send it with a progress bar, show the verdict; a good one restarts the device into it. */
 export function Upgrade() {
@@ -95,7 +95,7 @@ export function Upgrade() {
       <FilePick label={i18n._('maint.package')} accept="" onFile={setFile} />
       {sent ? (
         <p class="progress">
-          <progress max={100} value={pct!} aria-label={i18n._('route.firmwareUpgrade')} /> {pct} % · {mb(sent[0])} / {mb(sent[1])} MB
+          <progress max={100} value={pct!} aria-label={i18n._('route.firmwareUpgrade')} /> {i18n.number(pct! / 100, { style: 'percent' })} · {mb(sent[0])} / {mb(sent[1])} MB
         </p>
       ) : (
         <button type="button" class="button primary" disabled={!file} onClick={send}>

@@ -1,7 +1,9 @@
 // What the terminal collects (SPEC §2 Advanced, §3 Record, Report row,
 // Temperature filter): attendance records, the attendance report and the
 // temperature records. Each is a search over a list the device pages, and
-// the first two download the same search as a spreadsheet.
+// the first two download the same search as a spreadsheet. Times, days,
+// minutes and temperatures show in the language's way; the search sends the
+// device's YYYY-MM-DD.
 import { useEffect, useState } from 'react';
 import { i18n } from '@lingui/core';
 import type { CallName, ResponseOf } from '../../api/contract.ts';
@@ -11,6 +13,7 @@ import { PagedTable } from '../../form/PagedTable.tsx';
 import { Search } from '../../form/Search.tsx';
 import { opts, type FieldDef, type Values } from '../../form/rules.ts';
 import type { Column } from '../../ui/Table.tsx';
+import { num, when } from '../../i18n/format.ts';
 
 type Rec = ResponseOf<'searchrecord'>['List'][number];
 type Row = ResponseOf<'GetReportFormInfo'>['List'][number];
@@ -64,7 +67,7 @@ export function Records() {
       name={/*i18n*/ 'route.recordList'}
       fields={BY_USER_AND_DAYS}
       blank={{ UserID: '', Start: '', End: '' }}
-      cols={[{ head: i18n._('rec.time'), cell: (r) => r.Time }, ...who(), { head: i18n._('basic.status'), cell: (r) => names[`Status${r.Status}`] ?? r.Status }]}
+      cols={[{ head: i18n._('rec.time'), cell: (r) => when(r.Time) }, ...who(), { head: i18n._('basic.status'), cell: (r) => names[`Status${r.Status}`] ?? r.Status }]}
     />
   );
 }
@@ -80,7 +83,10 @@ export const Report = () => (
     name={/*i18n*/ 'route.report'}
     fields={BY_USER_AND_DAYS}
     blank={{ UserID: '', Start: day(true), End: day() }}
-    cols={[...who(), ...Object.entries(REPORT).map(([k, head]): Column<Row> => ({ head: i18n._(head), cell: (r) => r[k as keyof typeof REPORT] }))]}
+    cols={[...who(), ...Object.entries(REPORT).map(([k, head]): Column<Row> => ({ head: i18n._(head), cell: (r) => {
+          const v = r[k as keyof typeof REPORT];
+          return typeof v == 'number' ? num(v) : when(v);
+        } }))]}
   />
 );
 
@@ -91,12 +97,12 @@ export const Thermometry = () => (
     fields={[{ name: 'Type', kind: 'select', label: /*i18n*/ 'rec.filter', options: opts(/*i18n*/ 'rec.all', /*i18n*/ 'rec.abnormal', /*i18n*/ 'rec.normal') }]}
     blank={{ Type: 0 }}
     cols={[
-      { head: i18n._('rec.time'), cell: (r) => r.Time },
+      { head: i18n._('rec.time'), cell: (r) => when(r.Time) },
       ...who(),
       {
         head: i18n._('rec.temp'),
         // Abnormal stands out by a sign and a word, not by colour alone.
-        cell: (r) => (r.Abnormal ? <b class="bad">⚠ {r.Temperature} °C {i18n._('rec.abnormal')}</b> : `${r.Temperature} °C`),
+        cell: (r) => (r.Abnormal ? <b class="bad">⚠ {num(+r.Temperature, 1)} °C {i18n._('rec.abnormal')}</b> : `${num(+r.Temperature, 1)} °C`),
       },
     ]}
   />

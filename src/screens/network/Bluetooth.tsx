@@ -48,7 +48,7 @@ function Devices({ title, list, pair, busy }: { title: string; list: (Found | Pa
                     <>
                       {(d as Found).Rssi} dBm{' '}
                       <button type="button" class="button" disabled={!!busy} aria-busy={busy === d.Address} aria-label={i18n._('net.pairWith', { name: d.Name })} onClick={() => pair(d as Found)}>
-                        {i18n._('net.pair')}
+                        {i18n._('basic.pair')}
                       </button>
                     </>
                   ),

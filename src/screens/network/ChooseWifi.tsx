@@ -41,7 +41,7 @@ export default function ChooseWifi() {
     <section class="panel">
       <p class="actions">
         <button type="button" class="button" onClick={scan} disabled={list === 'scanning'}>
-          {i18n._('net.refresh')}
+          {i18n._('basic.refresh')}
         </button>
         <Link href="/network/wirless/addWIFI" class="button">
           {i18n._('route.addWIFI')}
@@ -72,7 +72,7 @@ export default function ChooseWifi() {
               ),
             },
             { head: i18n._('net.signal'), cell: (n) => `${n.Signal}%` },
-            { head: i18n._('net.security'), cell: (n) => i18n._(SECURITY[n.Security].label!) },
+            { head: i18n._('route.securityOne'), cell: (n) => i18n._(SECURITY[n.Security].label!) },
           ]}
           empty={i18n._('net.none')}
         />

@@ -19,8 +19,8 @@ const contract = rulesOf('GetChooseWirless');
 const FIELDS = bindFields(
   [
     { name: 'Ssid', kind: 'text', label: /*i18n*/ 'net.ssid', required: true },
-    { name: 'Security', kind: 'select', label: /*i18n*/ 'net.security', options: SECURITY },
-    { name: 'Password', kind: 'password', label: /*i18n*/ 'net.password', dependsOn: { Security: [1, 2] }, required: true },
+    { name: 'Security', kind: 'select', label: /*i18n*/ 'route.securityOne', options: SECURITY },
+    { name: 'Password', kind: 'password', label: /*i18n*/ 'login.password', dependsOn: { Security: [1, 2] }, required: true },
     { name: 'Identity', kind: 'text', label: /*i18n*/ 'net.identity', dependsOn: { Security: [2] }, required: true },
   ],
   contract,

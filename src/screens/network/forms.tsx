@@ -77,8 +77,8 @@ const wirelessForm: FormDef = linkForm({
   fields: [
     { name: 'WifiMode', kind: 'select', label: /*i18n*/ 'net.wifiMode', options: opts(/*i18n*/ 'net.station', /*i18n*/ 'net.ap') },
     { name: 'Ssid', kind: 'text', label: /*i18n*/ 'net.ssid', dependsOn: STA, required: true },
-    { name: 'Security', kind: 'select', label: /*i18n*/ 'net.security', options: SECURITY, dependsOn: STA },
-    { name: 'Password', kind: 'password', label: /*i18n*/ 'net.password', dependsOn: SECURED, required: true },
+    { name: 'Security', kind: 'select', label: /*i18n*/ 'route.securityOne', options: SECURITY, dependsOn: STA },
+    { name: 'Password', kind: 'password', label: /*i18n*/ 'login.password', dependsOn: SECURED, required: true },
     { name: 'Encryption', kind: 'select', label: /*i18n*/ 'net.encryption', options: opts(/*i18n*/ 'net.auto', /*i18n*/ 'net.aes', /*i18n*/ 'net.tkip'), dependsOn: SECURED },
     { name: 'Identity', kind: 'text', label: /*i18n*/ 'net.identity', dependsOn: ENTERPRISE, required: true },
     { name: 'Ca', kind: 'select', label: /*i18n*/ 'net.ca', options: opts(/*i18n*/ 'net.caNone', /*i18n*/ 'net.caSystem'), dependsOn: ENTERPRISE },
@@ -119,7 +119,7 @@ const commModeForm: FormDef = {
     { name: 'Mode', kind: 'select', label: /*i18n*/ 'net.commMode', options: opts(/*i18n*/ 'net.server', /*i18n*/ 'net.client') },
     { name: 'Port', kind: 'port', label: /*i18n*/ 'net.port' },
     { name: 'PwdSwitch', kind: 'switch', label: /*i18n*/ 'net.commPwd' },
-    { name: 'Password', kind: 'password', label: /*i18n*/ 'net.password', dependsOn: { PwdSwitch: [1] }, required: true },
+    { name: 'Password', kind: 'password', label: /*i18n*/ 'login.password', dependsOn: { PwdSwitch: [1] }, required: true },
     { name: 'ServerType', kind: 'radio', label: /*i18n*/ 'net.serverType', options: opts(/*i18n*/ 'net.ip', /*i18n*/ 'net.url'), dependsOn: { Mode: [1] } },
     { name: 'ServerIp', kind: 'ip', label: /*i18n*/ 'net.serverIp', dependsOn: { Mode: [1], ServerType: [0] } },
     { name: 'ServerUrl', kind: 'text', label: /*i18n*/ 'net.serverUrl', dependsOn: { Mode: [1], ServerType: [1] }, required: true },
@@ -151,7 +151,7 @@ const cloudForm: FormDef = {
   write: 'GetCloudParam',
   fields: [
     { name: 'CloudCode', kind: 'text', label: /*i18n*/ 'net.cloudCode' },
-    { name: 'CloudPassword', kind: 'password', label: /*i18n*/ 'net.password' },
+    { name: 'CloudPassword', kind: 'password', label: /*i18n*/ 'login.password' },
     { name: 'CloudServer', kind: 'text', label: /*i18n*/ 'net.server' },
   ],
 };
@@ -168,7 +168,7 @@ const mqttForm: FormDef = {
   fields: [
     { name: 'Switch', kind: 'switch', label: /*i18n*/ 'route.mqtt' },
     { name: 'Users', kind: 'text', label: /*i18n*/ 'net.company', dependsOn: ON, required: true },
-    { name: 'Password', kind: 'password', label: /*i18n*/ 'net.password', dependsOn: ON, required: true },
+    { name: 'Password', kind: 'password', label: /*i18n*/ 'login.password', dependsOn: ON, required: true },
   ],
 };
 

@@ -66,7 +66,7 @@ export default function UserList() {
         label={i18n._('route.userList')}
         rowKey={(u) => u.UserID}
         empty={i18n._('user.none')}
-        select={{ picked, onPick: setPicked, label: (u) => i18n._('acc.select', { name: u.UserName }), all: i18n._('acc.selectAll') }}
+        select={{ picked, onPick: setPicked, label: (u) => i18n._('acc.select', { name: u.UserName }), all: i18n._('basic.selectAll') }}
         cols={[
           { head: i18n._('user.id'), cell: (u) => u.UserID },
           { head: i18n._('user.name'), cell: (u) => u.UserName },
