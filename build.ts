@@ -490,11 +490,13 @@ function indexHtml(opts: {
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
     `<title>${esc(opts.title)}</title>` +
     `<link rel="icon" href="/${opts.favicon}" type="image/svg+xml">` +
+    // The inline script first: a script after a stylesheet waits for it, and this one
+    // requests the language's catalogue, which the login page needs as much.
+    `<script>${opts.inline}</script>` +
     `<link rel="stylesheet" href="/${opts.css}">` +
     opts.preload.map((p) => `<link rel="modulepreload" href="/${p}">`).join('') +
     `<style>:root{--brand:${c.brand};--brand-ink:${c.brandInk};--side-bg:${c.sidebar}}</style>` +
     `<script type="application/json" id="console-data">${jsonForScript(opts.pageData)}</script>` +
-    `<script>${opts.inline}</script>` +
     `<script type="module" src="/${opts.entry}"></script>` +
     '</head><body><div id="app"></div><noscript>This console needs JavaScript.</noscript></body></html>\n'
   );

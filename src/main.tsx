@@ -1,15 +1,14 @@
-// Entry: set the page title from the brand, load the language, then render.
-import { render } from 'react-dom';
+// Entry: load the language, then render.
+import { createRoot } from 'react-dom/client';
 import { Router } from 'wouter';
 import { useBrowserLocation } from 'wouter/use-browser-location';
 import { mayLeave } from './form/unsaved.ts';
 import { App } from './shell/App.tsx';
 import { startLocale } from './i18n/index.ts';
 import { watchViewport } from './state/ui.ts';
-import { brand } from './brand.ts';
 import './styles.css';
 
-document.title = brand.title;
+// index.html's <title> is the brand's already; App adds the screen's title.
 watchViewport();
 /** Navigation inside the console asks first when a form has unsaved changes. */
 function useGuardedLocation(): ReturnType<typeof useBrowserLocation> {
@@ -19,11 +18,11 @@ function useGuardedLocation(): ReturnType<typeof useBrowserLocation> {
 
 startLocale().then(
   () =>
-    render(
+    // React 18+'s root API (React 19 has no render()); preact/compat provides it too.
+    createRoot(document.getElementById('app')!).render(
       <Router hook={useGuardedLocation}>
         <App />
       </Router>,
-      document.getElementById('app')!,
     ),
   () => {
     // Without any catalogue there is nothing to show; say so in plain text.

@@ -3,6 +3,7 @@
 const ALIAS = {
   react: 'preact/compat',
   'react-dom': 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
   'react/jsx-runtime': 'preact/jsx-runtime',
   'react/jsx-dev-runtime': 'preact/jsx-runtime',
   'use-sync-external-store/shim/index.js': 'preact/compat',
