@@ -8,6 +8,9 @@ import { i18n } from '@lingui/core';
 /** A count or a measure: "100,000" in en, "100.000" in de, "١٠٠٬٠٠٠" in ar. */
 export const num = (n: number, digits?: number): string => i18n.number(n, { minimumFractionDigits: digits });
 
+/** A device value for the screen: a number as num(), a date or time as when(), anything else as it came. */
+export const shown = (v: string | number): string => (typeof v == 'number' ? num(v) : when(v));
+
 /**
  * A device date, time or both ("YYYY-MM-DD", "HH:MM", "YYYY-MM-DD HH:MM:SS"),
  * read as the wall-clock time it names (no time zone shifts it), in the

@@ -9,7 +9,7 @@ import type { ResponseOf } from '../../api/contract.ts';
 import { useStore } from '../../state/use-store.ts';
 import { $session } from '../../state/session.ts';
 import { Failed, Loading } from '../../ui/Status.tsx';
-import { num } from '../../i18n/format.ts';
+import { num, shown } from '../../i18n/format.ts';
 
 type Info = ResponseOf<'SetInfoParam'>;
 
@@ -65,14 +65,14 @@ export function useInfo() {
   return { info, busy, failed, load };
 }
 
-/** Label and value rows; a number in the language's digits, every value in its own direction (a MAC stays left to right). */
+/** Label and value rows, each value as the language writes it and in its own direction (a MAC stays left to right). */
 export const InfoList = ({ rows }: { rows: [string, string | number][] }) => (
   <dl class="info-list">
     {rows.map(([label, value]) => (
       <div key={label}>
         <dt>{i18n._(label)}</dt>
         <dd>
-          <bdi>{typeof value == 'number' ? num(value) : value}</bdi>
+          <bdi>{shown(value)}</bdi>
         </dd>
       </div>
     ))}

@@ -13,7 +13,7 @@ import { PagedTable } from '../../form/PagedTable.tsx';
 import { Search } from '../../form/Search.tsx';
 import { opts, type FieldDef, type Values } from '../../form/rules.ts';
 import type { Column } from '../../ui/Table.tsx';
-import { num, when } from '../../i18n/format.ts';
+import { num, shown, when } from '../../i18n/format.ts';
 
 type Rec = ResponseOf<'searchrecord'>['List'][number];
 type Row = ResponseOf<'GetReportFormInfo'>['List'][number];
@@ -83,10 +83,7 @@ export const Report = () => (
     name={/*i18n*/ 'route.report'}
     fields={BY_USER_AND_DAYS}
     blank={{ UserID: '', Start: day(true), End: day() }}
-    cols={[...who(), ...Object.entries(REPORT).map(([k, head]): Column<Row> => ({ head: i18n._(head), cell: (r) => {
-          const v = r[k as keyof typeof REPORT];
-          return typeof v == 'number' ? num(v) : when(v);
-        } }))]}
+    cols={[...who(), ...Object.entries(REPORT).map(([k, head]): Column<Row> => ({ head: i18n._(head), cell: (r) => shown(r[k as keyof typeof REPORT]) }))]}
   />
 );
 
