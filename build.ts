@@ -4,6 +4,8 @@
 //   npm run build                                  all brands, all locales
 //   npm run build -- --brand anviz --locales en,es  a subset
 //   npm run build -- --out /tmp/x                   another output folder
+//   npm run build -- --react                        the same source on React 19 and react-dom
+//                                                   (dist-react/; never flashed, no budget)
 //
 // The JavaScript and CSS are built once and are the same for every brand;
 // each brand's index.html carries its title, colours, copyright and logo.
@@ -30,6 +32,12 @@ export interface BuildOptions {
   /** Skip `lingui extract` (tests that build twice extract once). */
   extract?: boolean;
   quiet?: boolean;
+  /**
+   * Build with React 19 and react-dom instead of preact/compat: proof that the
+   * source is React code, and the measure of what Preact saves. Never flashed;
+   * the size budget is reported against but not enforced.
+   */
+  react?: boolean;
 }
 
 export interface ManifestFile {
@@ -58,6 +66,8 @@ export interface BrandReport {
   criticalPath: number;
   totalEnglish: number;
   total: number;
+  /** Gzip bytes of each locale's catalogues (its core and screen texts). */
+  locales: Record<string, number>;
   overBudget: string[];
 }
 
@@ -256,15 +266,22 @@ export function shortIds(): Map<string, string> {
   return out;
 }
 
-/** esbuild plugin: every string literal in src/ that is a message id becomes its short id. */
-function shortIdsPlugin(ids: Map<string, string>): Plugin {
+/**
+ * esbuild plugin for src/: every string literal that is a message id becomes
+ * its short id; and for Preact, JSX's React names `className` and `htmlFor`
+ * are written as the `class` and `for` Preact sets as they are (compat would
+ * map them at run time): the source stays React code, the bytes are Preact's.
+ */
+function sourcePlugin(ids: Map<string, string>, preact: boolean): Plugin {
   return {
-    name: 'short-ids',
+    name: 'source',
     setup(b) {
-      b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (a) => ({
-        contents: readFileSync(a.path, 'utf8').replace(/(['"])([\w.]+)\1/g, (all, q: string, id: string) => (ids.has(id) ? q + ids.get(id) + q : all)),
-        loader: a.path.endsWith('.tsx') ? 'tsx' : 'ts',
-      }));
+      b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (a) => {
+        let code = readFileSync(a.path, 'utf8').replace(/(['"])([\w.]+)\1/g, (all, q: string, id: string) => (ids.has(id) ? q + ids.get(id) + q : all));
+        const tsx = a.path.endsWith('.tsx');
+        if (tsx && preact) code = code.replace(/(\s)className=/g, '$1class=').replace(/(\s)htmlFor=/g, '$1for=');
+        return { contents: code, loader: tsx ? 'tsx' : 'ts' };
+      });
     },
   };
 }
@@ -348,7 +365,7 @@ export interface AppBuild {
 }
 
 /** One esbuild pass for all brands. */
-async function buildApp(locales: string[]): Promise<AppBuild> {
+async function buildApp(locales: string[], react = false): Promise<AppBuild> {
   const ids = shortIds();
   const cat = catalogFiles(locales, ids);
   const result = await esbuild({
@@ -373,10 +390,9 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
     metafile: true,
     jsx: 'automatic',
     jsxImportSource: 'react',
-    // The UI is written against React's API; Preact runs it (DESIGN.md).
+    // The UI is written against React's API; Preact runs it (DESIGN.md), or React itself with --react.
     alias: {
-      react: 'preact/compat',
-      'react-dom': 'preact/compat',
+      ...(react ? {} : { react: 'preact/compat', 'react-dom': 'preact/compat' }),
       // wouter reaches useSyncExternalStore through the CommonJS shim, which
       // would pull its own fallback in; preact/compat has the real thing.
       'use-sync-external-store/shim/index.js': './src/shim/use-sync-external-store.ts',
@@ -387,7 +403,7 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
       __LOCALES__: JSON.stringify(locales.join(',')),
     },
     // contractPlugin first: it answers for contract.ts and rules.ts (no message ids there).
-    plugins: [catalogsPlugin(cat.hash), contractPlugin(), shortIdsPlugin(ids)],
+    plugins: [catalogsPlugin(cat.hash), contractPlugin(), sourcePlugin(ids, !react)],
   });
   const files = new Map<string, Uint8Array>();
   for (const f of result.outputFiles) files.set(basename(f.path), f.contents);
@@ -422,7 +438,7 @@ async function buildApp(locales: string[]): Promise<AppBuild> {
   };
   const always = [...staticDeps(entry)];
   const without = (list: string[]) => [...new Set(list)].filter((f) => f !== entry && !always.includes(f));
-  const layout = [...without(chunkFor('src/shell/Layout.tsx')), layoutCss];
+  const layout = [...without(chunkFor('src/shell/SignedIn.tsx')), layoutCss];
   const critical = new Set([entry, css, ...always]);
   if (catalogs.en) critical.add(catalogs.en);
   return { files, entry, css, layoutCss, catalogHash: cat.hash, catalogs, screenTexts, preload: always, layout, critical };
@@ -457,15 +473,18 @@ function hashName(base: string, ext: string, content: Uint8Array): string {
 
 /**
  * Inline in index.html: start the downloads the first screen needs alongside
- * the app instead of after it: the chosen language's catalogue; with a
- * session cookie, the layout, its screens and their texts. Without one
- * (the login page) they are requested when the sign-in form is sent, in
- * parallel with the sign-in call, and not before: nothing of the screens
- * loads on the login page itself.
+ * the app instead of after it: the chosen language's catalogue and the
+ * brand's logo (the login page shows it); with a session cookie, the layout,
+ * its screens and their texts at once. Without one (the login page) those
+ * are prefetched once the login page has what it needs: the page has loaded
+ * (its scripts are in), and so have the catalogue and the logo (they do not
+ * hold the load event back). On a thin link the prefetch then never shares
+ * it with the login page's files, and is in the browser by the time the
+ * password has been typed.
  */
-async function preloadScript(app: AppBuild): Promise<string> {
-  const data = { l: Object.keys(app.catalogs).join(), h: app.catalogHash, o: app.layout };
-  const src = `(function(d){function p(f){var k=document.createElement("link"),c=/css$/.test(f);k.rel=c?"preload":"modulepreload";if(c)k.as="style";k.href="/"+f;document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),d.l.split(","))}catch(e){}p("lang-"+l+"-"+d.h+".js");function o(){p("text-"+l+"-"+d.h+".js");d.o.forEach(function(f){p(f)})}/(^|; *)Admin-Token=/.test(document.cookie)?o():document.addEventListener("submit",o,{once:true})})(${JSON.stringify(data)})`;
+async function preloadScript(app: AppBuild, logo: string): Promise<string> {
+  const data = { l: Object.keys(app.catalogs).join(), h: app.catalogHash, o: app.layout, g: `/${logo}` };
+  const src = `(function(d){function p(f){var k=document.createElement("link"),c=/css$/.test(f);k.rel=c?"preload":"modulepreload";if(c)k.as="style";k.href="/"+f;return document.head.appendChild(k)}var l="en";try{l=(${normalizeLocale.toString()})(localStorage.getItem("language"),d.l.split(","))}catch(e){}var c=p("lang-"+l+"-"+d.h+".js"),g=new Image,n=2;g.src=d.g;function o(){p("text-"+l+"-"+d.h+".js");d.o.forEach(function(f){p(f)})}/(^|; *)Admin-Token=/.test(document.cookie)?o():c.onload=g.onload=g.onerror=function(){--n||(document.readyState=="complete"?o():addEventListener("load",o))}})(${JSON.stringify(data)})`;
   return (await transform(src, { minify: true, loader: 'js' })).code.trim();
 }
 
@@ -522,16 +541,15 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
   const unknownLocale = locales.filter((l) => !allLocales().includes(l));
   if (unknownLocale.length) throw new Error(`unknown locale: ${unknownLocale.join(', ')} (have ${allLocales().join(', ')})`);
   if (!locales.includes('en')) locales.unshift('en'); // English is the fallback (SPEC §1)
-  const outRoot = resolve(ROOT, options.out ?? 'dist');
+  const outRoot = resolve(ROOT, options.out ?? (options.react ? 'dist-react' : 'dist'));
   const quiet = options.quiet ?? false;
 
   prepareCatalogs(options.extract ?? true, quiet);
   const localeRows = checkLocales(ROOT, locales, readPo);
   const problems = localeProblems(localeRows);
   if (problems.length) throw new Error(`locales:\n  ${problems.join('\n  ')}`);
-  const app = await buildApp(locales);
+  const app = await buildApp(locales, options.react);
   const budget = loadBudget(options.budget);
-  const inline = await preloadScript(app);
   const reports: BrandReport[] = [];
 
   for (const brand of brands) {
@@ -552,7 +570,7 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
         brand: { id: brand, title: conf.title, copyright: conf.copyright, logo: `/${logo}` },
         layoutCss: `/${app.layoutCss}`,
       },
-      inline,
+      inline: await preloadScript(app, logo),
     });
     const files = new Map(app.files);
     files.set('index.html', Buffer.from(html));
@@ -576,9 +594,10 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
       });
     });
     writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-    reports.push(report(manifest, app, budget));
+    reports.push(report(manifest, app, budget, logo));
   }
   if (!quiet) {
+    if (options.react) console.log('\nReact 19 + react-dom build: never flashed; the budget column is for comparison only.');
     printReports(reports, budget, relative(ROOT, outRoot) || '.');
     printLocales(localeRows, (l) => localeBytes(reports[0], app, l), budget.perLocale);
   }
@@ -591,14 +610,15 @@ export function localeBytes(r: BrandReport, app: AppBuild, locale: string): numb
   return r.files.filter((f) => mine.has(f.path)).reduce((n, f) => n + f.gzipBytes, 0);
 }
 
-function report(manifest: Manifest, app: AppBuild, budget: Budget): BrandReport {
+/** `logo`: the brand's logo, which the login page shows (on its path with index.html). */
+function report(manifest: Manifest, app: AppBuild, budget: Budget, logo: string): BrandReport {
   const nonEnglish = new Set(
     [...Object.entries(app.catalogs), ...Object.entries(app.screenTexts)].filter(([l]) => l !== 'en').map(([, f]) => f),
   );
   const files = manifest.files.map((f) => ({
     ...f,
     kind: kindOf(f.path, app.catalogs),
-    critical: f.path === 'index.html' || app.critical.has(f.path),
+    critical: f.path === 'index.html' || f.path === logo || app.critical.has(f.path),
   }));
   const sum = (list: typeof files) => list.reduce((n, f) => n + f.gzipBytes, 0);
   const criticalPath = sum(files.filter((f) => f.critical));
@@ -613,9 +633,9 @@ function report(manifest: Manifest, app: AppBuild, budget: Budget): BrandReport 
   if (criticalPath > pb.loginCriticalPath) overBudget.push(`${manifest.brand} login critical path: ${criticalPath} > ${pb.loginCriticalPath}`);
   if (totalEnglish > pb.totalEnglish) overBudget.push(`${manifest.brand} total (English): ${totalEnglish} > ${pb.totalEnglish}`);
   if (total > pb.total) overBudget.push(`${manifest.brand} total: ${total} > ${pb.total}`);
-  const r: BrandReport = { brand: manifest.brand, files, criticalPath, totalEnglish, total, overBudget };
+  const r: BrandReport = { brand: manifest.brand, files, criticalPath, totalEnglish, total, locales: {}, overBudget };
   for (const l of Object.keys(app.catalogs)) {
-    const n = localeBytes(r, app, l);
+    const n = (r.locales[l] = localeBytes(r, app, l));
     if (n > budget.perLocale) overBudget.push(`${manifest.brand} locale ${l}: ${n} > ${budget.perLocale} (its catalogues)`);
   }
   return r;
@@ -649,15 +669,17 @@ function parseArgs(argv: string[]): BuildOptions {
     else if (flag === '--budget') o.budget = value();
     else if (flag === '--no-extract') o.extract = false;
     else if (flag === '--quiet') o.quiet = true;
-    else throw new Error(`unknown option ${argv[i]} (use --brand, --locales, --out, --budget, --no-extract, --quiet)`);
+    else if (flag === '--react') o.react = true;
+    else throw new Error(`unknown option ${argv[i]} (use --brand, --locales, --out, --budget, --no-extract, --quiet, --react)`);
   }
   return o;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const reports = await build(parseArgs(process.argv.slice(2)));
-    const over = reports.flatMap((r) => r.overBudget);
+    const options = parseArgs(process.argv.slice(2));
+    const reports = await build(options);
+    const over = options.react ? [] : reports.flatMap((r) => r.overBudget);
     if (over.length) {
       console.error(`\nover the size budget (size-budget.json):\n  ${over.join('\n  ')}`);
       process.exit(1);

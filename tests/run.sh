@@ -45,7 +45,7 @@ count_playwright() {
 status=0
 
 step "typecheck"
-npx tsc -p tsconfig.json || { status=1; failed=$((failed + 1)); }
+npx tsc -p tsconfig.json && npx tsc -p tsconfig.react.json || { status=1; failed=$((failed + 1)); }
 
 step "build (default brand, all locales; fails over the size budget)"
 npx tsx build.ts --brand "$(node -p "require('./brands/index.json').default")" || { status=1; failed=$((failed + 1)); }

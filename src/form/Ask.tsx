@@ -24,7 +24,7 @@ export function Ask({ call, f, button, run, children }: { call?: CallName; f: Fi
   const [out, setOut] = useState('');
   return (
     <form
-      class="panel settings"
+      className="panel settings"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -35,8 +35,8 @@ export function Ask({ call, f, button, run, children }: { call?: CallName; f: Fi
     >
       {children}
       <Control f={b} value={v} error={error} onValue={(x) => (setV(x), setError(undefined))} />
-      <div class="actions">
-        <button type="submit" class="button primary">
+      <div className="actions">
+        <button type="submit" className="button primary">
           {i18n._(button)}
         </button>
       </div>

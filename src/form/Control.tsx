@@ -22,7 +22,7 @@ export function Control({ f, value, error, label, onValue }: ControlProps) {
   const errorId = id + 'e';
   const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? errorId : undefined, 'aria-label': label };
   const message = error && (
-    <p class="field-error" id={errorId}>
+    <p className="field-error" id={errorId}>
       {error}
     </p>
   );
@@ -30,9 +30,9 @@ export function Control({ f, value, error, label, onValue }: ControlProps) {
   let box;
   if (f.kind === 'radio')
     return (
-      <fieldset class={error ? 'field invalid' : 'field'} aria-describedby={common['aria-describedby']}>
+      <fieldset className={error ? 'field invalid' : 'field'} aria-describedby={common['aria-describedby']}>
         <legend>{i18n._(f.label)}</legend>
-        <div class="choices inline">
+        <div className="choices inline">
           {f.options!.map((o) => (
             <label key={o.value}>
               <input type="radio" name={id} checked={String(o.value) === text} onChange={() => onValue(o.value)} />
@@ -73,11 +73,11 @@ export function Control({ f, value, error, label, onValue }: ControlProps) {
     box = <input {...(attrs as object)} onInput={(e) => onValue(dt ? e.currentTarget.value.replace('T', ' ') : e.currentTarget.value)} />;
   }
   return (
-    <div class={`field${error ? ' invalid' : ''}${f.kind === 'switch' ? ' switch' : ''}`}>
-      {!label && <label for={id}>{i18n._(f.label)}</label>}
-      <div class="control">
+    <div className={`field${error ? ' invalid' : ''}${f.kind === 'switch' ? ' switch' : ''}`}>
+      {!label && <label htmlFor={id}>{i18n._(f.label)}</label>}
+      <div className="control">
         {box}
-        {f.unit && <span class="unit">{i18n._(f.unit)}</span>}
+        {f.unit && <span className="unit">{i18n._(f.unit)}</span>}
       </div>
       {message}
     </div>

@@ -57,8 +57,8 @@ export function PagedTable<T>({ read, query, cols, rowKey, empty, label, select,
   return (
     <>
       <Table rows={data.rows} cols={cols} rowKey={rowKey} label={label} empty={empty} select={select} />
-      <nav class="pager" aria-label={i18n._('form.page')}>
-        <button type="button" class="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+      <nav className="pager" aria-label={i18n._('form.page')}>
+        <button type="button" className="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
           {i18n._('form.prev')}
         </button>
         <label>
@@ -75,10 +75,10 @@ export function PagedTable<T>({ read, query, cols, rowKey, empty, label, select,
           />{' '}
           {i18n._('form.of', { n: num(pages) })}
         </label>
-        <button type="button" class="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+        <button type="button" className="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
           {i18n._('form.next')}
         </button>
-        <label for={id}>{i18n._('form.perPage')}</label>
+        <label htmlFor={id}>{i18n._('form.perPage')}</label>
         <select id={id} value={size} onChange={(e) => (setSize(Number(e.currentTarget.value)), setPage(1))}>
           {SIZES.map((n) => (
             <option key={n}>{n}</option>

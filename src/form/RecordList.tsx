@@ -115,11 +115,11 @@ export function RecordList({ def }: { def: ListDef }) {
     );
 
   return (
-    <section class="panel">
-      <div class="actions">
+    <section className="panel">
+      <div className="actions">
         <button
           type="button"
-          class="button primary"
+          className="button primary"
           onClick={() => {
             setDraft({ ...def.blank });
             setTouched(false);
@@ -128,7 +128,7 @@ export function RecordList({ def }: { def: ListDef }) {
         >
           {i18n._('acc.add')}
         </button>
-        <button type="button" class="button" onClick={del}>
+        <button type="button" className="button" onClick={del}>
           {i18n._('acc.delete')}
         </button>
       </div>

@@ -16,7 +16,7 @@ export function Search({ call, fields, blank, onQuery, children }: { call: CallN
   const problems = checkForm(bound, typed);
   return (
     <form
-      class="search"
+      className="search"
       role="search"
       noValidate
       onSubmit={(e) => {
@@ -28,11 +28,11 @@ export function Search({ call, fields, blank, onQuery, children }: { call: CallN
       {bound.map((f) => (
         <Control key={f.name} f={f} value={typed[f.name]} error={shown ? say(problems[f.name]) : undefined} onValue={(v) => setTyped((t) => ({ ...t, [f.name]: v }))} />
       ))}
-      <div class="actions">
-        <button type="submit" class="button primary">
+      <div className="actions">
+        <button type="submit" className="button primary">
           {i18n._('net.search')}
         </button>
-        <button type="button" class="button" onClick={() => (setTyped(blank), onQuery(blank), setShown(false))}>
+        <button type="button" className="button" onClick={() => (setTyped(blank), onQuery(blank), setShown(false))}>
           {i18n._('user.clear')}
         </button>
         {children}

@@ -183,9 +183,9 @@ function KeyChooser({ form, def }: { form: ReturnType<typeof useSettings>; def: 
   const id = useId();
   const min = form.range?.min ?? 1;
   return (
-    <div class="field">
-      <label for={id}>{i18n._(def.label)}</label>
-      <div class="control">
+    <div className="field">
+      <label htmlFor={id}>{i18n._(def.label)}</label>
+      <div className="control">
         {/* Not while a record is being read: a second read could overtake it and show the wrong record. */}
         <select id={id} value={form.n} disabled={form.state.status === 'loading'} onChange={(e) => form.choose(Number(e.currentTarget.value)) || (e.currentTarget.value = String(form.n))}>
           {Array.from({ length: (form.range?.max ?? min) - min + 1 }, (_, i) => (
@@ -193,7 +193,7 @@ function KeyChooser({ form, def }: { form: ReturnType<typeof useSettings>; def: 
           ))}
         </select>
       </div>
-      {def.note && <p class="unit">{i18n._(def.note)}</p>}
+      {def.note && <p className="unit">{i18n._(def.note)}</p>}
     </div>
   );
 }
@@ -202,8 +202,8 @@ function KeyChooser({ form, def }: { form: ReturnType<typeof useSettings>; def: 
 function WeekTable({ f, cell }: { f: BoundField; cell: (c: BoundField, label: string) => ReactNode }) {
   const days = weekdays();
   return (
-    <div class="table-wrap">
-      <table class="grid">
+    <div className="table-wrap">
+      <table className="grid">
         <thead>
           <tr>
             <th scope="col">{i18n._(f.label)}</th>
@@ -244,7 +244,7 @@ export function SettingsForm({ def, children }: { def: FormDef; children?: React
   );
   return (
     <form
-      class="panel settings"
+      className="panel settings"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -262,11 +262,11 @@ export function SettingsForm({ def, children }: { def: FormDef; children?: React
             .filter((f) => visible(f, state.values))
             .map((f) => (f.cells ? <WeekTable key={f.name} f={f} cell={(c, label) => control(c, state.values, label)} /> : control(f, state.values)))}
           {children}
-          <div class="actions">
-            <button type="submit" class="button primary" disabled={(def.read && !form.dirty.length) || form.saving} aria-busy={form.saving}>
+          <div className="actions">
+            <button type="submit" className="button primary" disabled={(def.read && !form.dirty.length) || form.saving} aria-busy={form.saving}>
               {i18n._('action.save')}
             </button>
-            <button type="button" class="button" disabled={!form.dirty.length || form.saving} onClick={form.reset}>
+            <button type="button" className="button" disabled={!form.dirty.length || form.saving} onClick={form.reset}>
               {i18n._('action.reset')}
             </button>
           </div>

@@ -1,14 +1,14 @@
 // Sign-in (SPEC §2, §5): user name and password required; on success the
 // token and function list are stored and the visitor returns to the page
 // they wanted, or to / or /network by their roles.
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { i18n } from '@lingui/core';
 import { Field } from '../ui/Field.tsx';
 import { requestGoform } from '../api/request.ts';
 import { messageFor } from '../api/errors.ts';
 import { homePath, signIn } from '../state/session.ts';
-import { safeRedirect } from '../shell/routes.ts';
+import { safeRedirect } from '../shell/guard.ts';
 import { brand } from '../brand.ts';
 
 export interface LoginForm {
@@ -32,7 +32,7 @@ export default function Login() {
   const [failure, setFailure] = useState('');
   const errors = checked ? validateLogin(form) : {};
 
-  const submit = async (e: Event) => {
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
     setChecked(true);
     setFailure('');
@@ -58,9 +58,9 @@ export default function Login() {
 
   const set = (k: keyof LoginForm) => (v: string) => setForm({ ...form, [k]: v });
   return (
-    <div class="login-page">
-      <main class="login-card">
-        {brand.logo && <img class="login-logo" src={brand.logo} alt={brand.title} />}
+    <div className="login-page">
+      <main className="login-card">
+        {brand.logo && <img className="login-logo" src={brand.logo} alt={brand.title} />}
         <h1>{i18n._('login.title')}</h1>
         <form onSubmit={submit} noValidate aria-describedby={failure ? 'login-failure' : undefined}>
           <Field
@@ -82,16 +82,16 @@ export default function Login() {
             maxLength={32}
           />
           {failure && (
-            <p class="form-error" id="login-failure" role="alert">
+            <p className="form-error" id="login-failure" role="alert">
               {failure}
             </p>
           )}
-          <button type="submit" class="button primary wide" disabled={busy} aria-busy={busy}>
+          <button type="submit" className="button primary wide" disabled={busy} aria-busy={busy}>
             {busy ? i18n._('login.signingIn') : i18n._('login.submit')}
           </button>
         </form>
       </main>
-      <footer class="copyright">{brand.copyright}</footer>
+      <footer className="copyright">{brand.copyright}</footer>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // Language choice (SPEC §1): the languages both this build and the device
 // offer; the choice is kept in local storage and sent with every request.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { i18n } from '@lingui/core';
 import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
 import { notify } from '../ui/toast.ts';
@@ -26,7 +26,7 @@ export function LanguageDialog({ open, onClose }: { open: boolean; onClose: () =
       () => undefined,
     );
   }, [open]);
-  const apply = async (e: Event) => {
+  const apply = async (e: FormEvent) => {
     e.preventDefault();
     try {
       await activateLocale(choice, true);
@@ -43,8 +43,8 @@ export function LanguageDialog({ open, onClose }: { open: boolean; onClose: () =
       footer={<DialogButtons onCancel={onClose} form="lang-form" />}
     >
       <form id="lang-form" onSubmit={apply}>
-        <fieldset class="choices">
-          <legend class="visually-hidden">{i18n._('menu.language')}</legend>
+        <fieldset className="choices">
+          <legend className="visually-hidden">{i18n._('menu.language')}</legend>
           {offered.map((code) => (
             <label key={code} lang={code}>
               <input type="radio" name="lang" value={code} checked={choice === code} onChange={() => setChoice(code)} />

@@ -1,7 +1,7 @@
 // Modify password (SPEC §5): user ID read-only from the stored user name;
 // old, new and confirm limited to 6 digits, non-digits stripped as typed;
 // each required with its own message; new and confirm must match.
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { i18n } from '@lingui/core';
 import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
@@ -51,7 +51,7 @@ export function PasswordDialog({ open, onClose }: { open: boolean; onClose: () =
     setServerErrors({});
     onClose();
   };
-  const submit = async (e: Event) => {
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
     setChecked(true);
     if (Object.keys(validatePassword(form)).length) return;

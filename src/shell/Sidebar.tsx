@@ -19,18 +19,18 @@ export function Sidebar({ route }: { route: FlatRoute }) {
   const [info, setInfo] = useState(false);
   const menu = visibleMenu(session?.roles ?? []);
   return (
-    <aside class="sidebar" id="sidebar" hidden={mobile && !drawer}>
-      <div class="brand">{brand.logo ? <img src={brand.logo} alt={brand.title} /> : brand.title}</div>
+    <aside className="sidebar" id="sidebar" hidden={mobile && !drawer}>
+      <div className="brand">{brand.logo ? <img src={brand.logo} alt={brand.title} /> : brand.title}</div>
       <nav aria-label={i18n._('layout.menu')}>
-        <ul class="menu">
+        <ul className="menu">
           {menu.map((group) => {
             const isOpen = expanded && openGroup === group.path;
             const current = route.parent?.path === group.path;
             return (
-              <li key={group.path} class={current ? 'group current' : 'group'}>
+              <li key={group.path} className={current ? 'group current' : 'group'}>
                 <button
                   type="button"
-                  class="group-button"
+                  className="group-button"
                   aria-expanded={expanded ? isOpen : undefined}
                   title={expanded ? undefined : i18n._(group.title)}
                   onClick={() => {
@@ -39,7 +39,7 @@ export function Sidebar({ route }: { route: FlatRoute }) {
                   }}
                 >
                   {group.icon && <Icon name={group.icon} />}
-                  <span class="label">{i18n._(group.title)}</span>
+                  <span className="label">{i18n._(group.title)}</span>
                 </button>
                 {isOpen && (
                   <ul>
@@ -57,9 +57,9 @@ export function Sidebar({ route }: { route: FlatRoute }) {
           })}
         </ul>
       </nav>
-      <button type="button" class="info-button" onClick={() => setInfo(true)} title={i18n._('info.title')}>
+      <button type="button" className="info-button" onClick={() => setInfo(true)} title={i18n._('info.title')}>
         <Icon name="info" />
-        <span class="label">{i18n._('info.title')}</span>
+        <span className="label">{i18n._('info.title')}</span>
       </button>
       <InfoDialog open={info} onClose={() => setInfo(false)} />
     </aside>

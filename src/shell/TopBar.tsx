@@ -13,10 +13,10 @@ export function TopBar({ route }: { route: FlatRoute }) {
   const expanded = mobile ? drawer : open;
   const trail = mobile ? [route.parent ?? route] : route.parent ? [route.parent, route] : [route];
   return (
-    <header class="topbar">
+    <header className="topbar">
       <button
         type="button"
-        class="icon-button"
+        className="icon-button"
         aria-controls="sidebar"
         aria-expanded={expanded}
         aria-label={i18n._('layout.toggleMenu')}
@@ -24,7 +24,7 @@ export function TopBar({ route }: { route: FlatRoute }) {
       >
         <Icon name="menu" />
       </button>
-      <nav class="breadcrumb" aria-label={i18n._('layout.breadcrumb')}>
+      <nav className="breadcrumb" aria-label={i18n._('layout.breadcrumb')}>
         <ol>
           {trail.map((r, i) => (
             <li key={r.path} aria-current={i === trail.length - 1 ? 'page' : undefined}>

@@ -52,10 +52,10 @@ export function UserMenu() {
   };
 
   return (
-    <div class="user-menu" ref={root}>
+    <div className="user-menu" ref={root}>
       <button
         type="button"
-        class="user-button"
+        className="user-button"
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls="user-menu"
@@ -65,7 +65,7 @@ export function UserMenu() {
         <span>{session?.name}</span>
       </button>
       {open && (
-        <ul class="menu-list" role="menu" id="user-menu">
+        <ul className="menu-list" role="menu" id="user-menu">
           <li role="none">
             <button type="button" role="menuitem" onClick={choose('password')}>
               {i18n._('menu.password')}

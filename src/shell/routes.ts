@@ -1,22 +1,12 @@
 // The routes table (SPEC §2). One table drives the router, the route guard,
 // the sidebar (filtered by the device function list), the breadcrumb and the
 // page titles. To add a screen, add an entry here and its component to
-// src/screens/index.ts (screens inside the layout) or App.tsx (standalone).
-import type { IconName } from '../ui/Icon.tsx';
+// src/screens/index.ts (screens inside the layout) or SignedIn.tsx (standalone).
+// This file ships with the signed-in layout; the login page has guard.ts.
 import { homePath } from '../state/session.ts';
+import { OPEN_WITHOUT_TOKEN, guestRoute, trimPath, type FlatRoute, type Resolution, type RouteDef } from './guard.ts';
 
-export interface RouteDef {
-  /** Full path. */
-  path: string;
-  /** Message id of the title (sidebar, breadcrumb, document title). */
-  title: string;
-  /** Function-list key the sidebar requires for this entry (top-level entries use their own key). */
-  fun?: string;
-  icon?: IconName;
-  children?: RouteDef[];
-  /** Reachable by URL but not listed in the sidebar. */
-  hidden?: boolean;
-}
+export type { FlatRoute, Resolution, RouteDef };
 
 function leaf(path: string, title: string, fun?: string, hidden?: boolean): RouteDef {
   return { path, title, fun, hidden };
@@ -112,24 +102,14 @@ export const MENU: RouteDef[] = [
   },
 ];
 
-/** Hidden public screens, outside the layout (SPEC §2). */
+/** Hidden screens outside the layout (SPEC §2); the two open without a token are in guard.ts. */
 export const STANDALONE: RouteDef[] = [
-  leaf('/login', /*i18n*/ 'login.route', undefined, true),
+  ...OPEN_WITHOUT_TOKEN,
   leaf('/404', /*i18n*/ 'notFound.title', undefined, true),
   leaf('/snkey', /*i18n*/ 'route.snkey', undefined, true),
   leaf('/up', /*i18n*/ 'route.up', undefined, true),
-  leaf('/test', /*i18n*/ 'route.test', undefined, true),
   leaf('/cmd', /*i18n*/ 'route.cmd', undefined, true),
 ];
-
-/** SPEC §2: without a token only these may be opened. */
-export const OPEN_WITHOUT_TOKEN = ['/login', '/test'];
-
-export interface FlatRoute extends RouteDef {
-  parent?: RouteDef;
-  /** Rendered inside the sidebar layout. */
-  inLayout: boolean;
-}
 
 function flatten(): Map<string, FlatRoute> {
   const map = new Map<string, FlatRoute>();
@@ -156,8 +136,6 @@ export function visibleMenu(funs: readonly string[]): RouteDef[] {
   }));
 }
 
-export type Resolution = { redirect: string } | { route: FlatRoute };
-
 /**
  * The route guard (SPEC §2) as a pure function of where the visitor is going
  * and whether they hold a session.
@@ -167,12 +145,8 @@ export function resolveRoute(
   search: string,
   session: { roles: readonly string[] } | null,
 ): Resolution {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  if (!session) {
-    if (OPEN_WITHOUT_TOKEN.includes(path)) return { route: ROUTES.get(path)! };
-    const wanted = path + (search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '');
-    return { redirect: `/login?redirect=${encodeURIComponent(wanted)}` };
-  }
+  if (!session) return guestRoute(pathname, search);
+  const path = trimPath(pathname);
   if (path === '/login') return { redirect: homePath(session.roles) };
   if (path === '/') return { redirect: '/user' };
   const route = ROUTES.get(path);
@@ -184,10 +158,4 @@ export function resolveRoute(
   }
   if (path !== pathname) return { redirect: path };
   return { route };
-}
-
-/** Only same-site paths may be returned to after sign-in (no open redirect). */
-export function safeRedirect(target: string | null | undefined): string | undefined {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return undefined;
-  return target;
 }

@@ -17,10 +17,10 @@ export function Waiting({ text, from = COUNTDOWN_S, onZero, onCancel }: { text: 
   // Runs with this render's onZero, once: `left` stays 0.
   useEffect(() => void (left || onZero?.()), [left]);
   return (
-    <div class="waiting" role="status">
+    <div className="waiting" role="status">
       {text} <b role="timer">{num(left)}</b>
       {onCancel && (
-        <button type="button" class="button" onClick={onCancel}>
+        <button type="button" className="button" onClick={onCancel}>
           {i18n._('action.cancel')}
         </button>
       )}

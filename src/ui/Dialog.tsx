@@ -17,10 +17,10 @@ export interface DialogProps {
 export function DialogButtons({ onCancel, onOk, form, busy }: { onCancel: () => void; onOk?: () => void; form?: string; busy?: boolean }) {
   return (
     <>
-      <button type="button" class="button" onClick={onCancel}>
+      <button type="button" className="button" onClick={onCancel}>
         {i18n._('action.cancel')}
       </button>
-      <button type={form ? 'submit' : 'button'} form={form} class="button primary" disabled={busy} onClick={onOk} autoFocus={!form}>
+      <button type={form ? 'submit' : 'button'} form={form} className="button primary" disabled={busy} onClick={onOk} autoFocus={!form}>
         {i18n._('action.ok')}
       </button>
     </>
@@ -40,7 +40,7 @@ export function Dialog({ open, title, onClose, children, footer, role }: DialogP
   return (
     <dialog
       ref={ref}
-      class="dialog"
+      className="dialog"
       role={role}
       aria-labelledby={titleId}
       onCancel={(e) => {
@@ -48,14 +48,14 @@ export function Dialog({ open, title, onClose, children, footer, role }: DialogP
         onClose();
       }}
     >
-      <header class="dialog-head">
+      <header className="dialog-head">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" class="icon-button" onClick={onClose} aria-label={i18n._('action.close')}>
+        <button type="button" className="icon-button" onClick={onClose} aria-label={i18n._('action.close')}>
           <Icon name="close" size={18} />
         </button>
       </header>
-      <div class="dialog-body">{children}</div>
-      {footer && <footer class="dialog-foot">{footer}</footer>}
+      <div className="dialog-body">{children}</div>
+      {footer && <footer className="dialog-foot">{footer}</footer>}
     </dialog>
   );
 }

@@ -22,8 +22,8 @@ export function Field({ label, value, error, onValue, normalize, ...input }: Fie
   const id = useId();
   const errorId = `${id}-e`;
   return (
-    <div class={error ? 'field invalid' : 'field'}>
-      <label for={id}>{label}</label>
+    <div className={error ? 'field invalid' : 'field'}>
+      <label htmlFor={id}>{label}</label>
       <input
         {...(input as object)}
         id={id}
@@ -39,7 +39,7 @@ export function Field({ label, value, error, onValue, normalize, ...input }: Fie
         }}
       />
       {error && (
-        <p class="field-error" id={errorId}>
+        <p className="field-error" id={errorId}>
           {error}
         </p>
       )}

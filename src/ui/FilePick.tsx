@@ -6,8 +6,8 @@ import { useId } from 'react';
 export function FilePick({ label, accept, onFile }: { label: string; accept: string; onFile: (f: File | null) => void }) {
   const id = useId();
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
       <input id={id} type="file" accept={accept} onChange={(e) => onFile(e.currentTarget.files?.[0] ?? null)} />
     </div>
   );

@@ -3,7 +3,7 @@
 import { i18n } from '@lingui/core';
 
 export const Loading = () => (
-  <p class="loading" aria-busy="true">
+  <p className="loading" aria-busy="true">
     {i18n._('state.loading')}
   </p>
 );
@@ -11,7 +11,7 @@ export const Loading = () => (
 export const Failed = ({ message, retry }: { message: string; retry: () => void }) => (
   <div role="alert">
     <p>{message}</p>
-    <button type="button" class="button" onClick={retry}>
+    <button type="button" className="button" onClick={retry}>
       {i18n._('action.retry')}
     </button>
   </div>

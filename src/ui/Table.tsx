@@ -25,8 +25,8 @@ export interface Selection<T> {
 export function Table<T>({ rows, cols, rowKey, label, empty, select }: { rows: readonly T[]; cols: readonly Column<T>[]; rowKey: (row: T) => Key; label?: string; empty: string; select?: Selection<T> }) {
   const all = rows.length > 0 && select?.picked.length === rows.length;
   return (
-    <div class="table-wrap">
-      <table class="grid" aria-label={label}>
+    <div className="table-wrap">
+      <table className="grid" aria-label={label}>
         <thead>
           <tr>
             {select && (

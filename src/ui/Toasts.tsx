@@ -5,9 +5,9 @@ import { $toasts, dismiss } from './toast.ts';
 export function Toasts() {
   const toasts = useStore($toasts);
   return (
-    <div class="toasts" role="status" aria-live="polite">
+    <div className="toasts" role="status" aria-live="polite">
       {toasts.map((t) => (
-        <div key={t.id} class={`toast ${t.kind}`} onClick={() => dismiss(t.id)}>
+        <div key={t.id} className={`toast ${t.kind}`} onClick={() => dismiss(t.id)}>
           {t.text}
         </div>
       ))}

@@ -1,5 +1,6 @@
 // Layout (SPEC §2): sidebar gated by the function list, info dialog, mobile
 // mode, breadcrumb, titles, sidebar cookie, route-load errors.
+import type { Page } from 'playwright/test';
 import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, simulatorOnly } from './fixtures.ts';
 
 const menu = (page: import('playwright/test').Page) => page.getByRole('navigation', { name: 'Main menu' });
@@ -122,11 +123,14 @@ test('the page title comes from the brand and the route', async ({ page }) => {
 });
 
 test('when the layout\'s code cannot be fetched, "Network Error" shows and the page reloads after 1.5 s', async ({ page }) => {
+  // The link drops for everything but the login page's own files: the layout and its screens (one file) cannot be fetched,
+  // neither by the login page's prefetch nor at sign-in.
+  const login = await loginPageFiles(page);
+  await page.route(/\/c-[A-Z0-9]+\.js$/, (route) =>
+    login.has(new URL(route.request().url()).pathname) ? route.continue() : route.abort('internetdisconnected'),
+  );
   await page.goto('/login');
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
-  // The link drops after the login page loaded: the layout and its screens (one file) cannot be fetched.
-  // (Routing also turns off the HTTP cache, so the login page's prefetch does not help.)
-  await page.route(/\/c-[A-Z0-9]+\.js$/, (route) => route.abort('internetdisconnected'));
   const loads: number[] = [];
   page.on('load', () => loads.push(Date.now()));
   const started = Date.now();
@@ -136,21 +140,47 @@ test('when the layout\'s code cannot be fetched, "Network Error" shows and the p
   expect(loads[0] - started).toBeGreaterThanOrEqual(1400);
 });
 
-test('the login page loads nothing of the screens; sending the sign-in form requests the layout, its screens and texts at once', async ({ page }) => {
-  const fetched: string[] = [];
-  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+/**
+ * The files index.html names by path (its stylesheet, scripts, preloads, the logo in its data): what the login page
+ * itself needs, and the layout's stylesheet; not the favicon, which the browser asks for when it likes.
+ */
+async function loginPageFiles(page: Page): Promise<Set<string>> {
+  const html = await (await page.request.get('/login')).text();
+  return new Set([...html.matchAll(/"(\/[\w.-]+\.(?:js|css|svg))"/g)].map((m) => m[1]).filter((f) => !f.startsWith('/favicon-')));
+}
+
+test('the login page fetches its own files first; the layout, its screens and texts follow once it has loaded, so sign-in fetches no code', async ({ page }) => {
+  const login = await loginPageFiles(page);
   await page.goto('/login');
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
-  await page.waitForTimeout(500);
-  const onLogin = [...fetched];
-  // The login page's own files only: no layout stylesheet, no screen texts, nothing of the users screens.
-  expect(onLogin.filter((p) => /^\/(layout|text)-/.test(p))).toEqual([]);
+  // The browser's own clock (Resource Timing): when each file was asked for and when its last byte came.
+  const timings = () =>
+    page.evaluate(() => ({
+      load: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventStart,
+      files: performance.getEntriesByType('resource').map((r) => ({ path: new URL(r.name).pathname, start: r.startTime, end: (r as PerformanceResourceTiming).responseEnd })),
+    }));
+  await expect.poll(async () => (await timings()).files.filter((f) => /^\/text-en-/.test(f.path)).length).toBe(1);
+  const { load, files } = await timings();
+  const isLayout = (p: string) => /^\/(layout|text)-/.test(p) || (/^\/c-/.test(p) && !login.has(p));
+  const own = files.filter((f) => !isLayout(f.path) && (login.has(f.path) || /^\/lang-en-/.test(f.path)));
+  const prefetched = files.filter((f) => isLayout(f.path));
+  expect(own.map((f) => f.path).filter((p) => /^\/(logo|lang-en)-/.test(p))).toHaveLength(2);
+  // Nothing of the layout is asked for before the page has loaded, nor before the last of its own files (the logo too) is in.
+  // (A file the page uses twice, the logo preloaded then shown, has a second entry served from the first: the first counts.)
+  const firstEnd = new Map<string, number>();
+  for (const f of own) firstEnd.set(f.path, Math.min(f.end, firstEnd.get(f.path) ?? Infinity));
+  const ownDone = Math.max(...firstEnd.values());
+  for (const f of prefetched) {
+    expect(f.start, f.path).toBeGreaterThanOrEqual(load);
+    expect(f.start, f.path).toBeGreaterThanOrEqual(ownDone);
+  }
+  expect(prefetched.some((f) => /^\/layout-[A-Z0-9]+\.css$/.test(f.path))).toBe(true);
+  expect(prefetched.filter((f) => /^\/c-/.test(f.path))).toHaveLength(1);
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
   await signIn(page);
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'User list' })).toBeVisible();
-  const after = fetched.slice(onLogin.length);
-  expect(after.some((p) => /^\/layout-[A-Z0-9]+\.css$/.test(p))).toBe(true);
-  expect(after.some((p) => /^\/text-en-[A-Z0-9]+\.js$/.test(p))).toBe(true);
-  // One more script file after sign-in: the layout with every screen.
-  expect(after.filter((p) => /\.js$/.test(p) && !/^\/text-/.test(p))).toHaveLength(1);
+  // Signing in asks the device, not the web server, for anything more (the browser asks for its icon when it likes).
+  expect(asked.filter((p) => !p.startsWith('/goform/') && !p.startsWith('/favicon-'))).toEqual([]);
 });

@@ -2,7 +2,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SCREENS } from '../../src/screens/index.ts';
-import { ROUTES, resolveRoute, safeRedirect, visibleMenu } from '../../src/shell/routes.ts';
+import { ROUTES, resolveRoute, visibleMenu } from '../../src/shell/routes.ts';
+import { safeRedirect } from '../../src/shell/guard.ts';
 import { homePath } from '../../src/state/session.ts';
 
 const signedIn = (roles: string[] = ['user', 'network', 'basicSetting', 'AccSetting', 'advSetting']) => ({ roles });

@@ -25,7 +25,7 @@ export function AuthorizationMode() {
   const wiegand = funs.includes('wiegand');
   const bluetooth = funs.includes('bluetooth');
   const def = useMemo(() => authModeForm(wiegand, bluetooth), [wiegand, bluetooth]);
-  if (!wiegand && !bluetooth) return <p class="panel">{i18n._('basic.empty')}</p>;
+  if (!wiegand && !bluetooth) return <p className="panel">{i18n._('basic.empty')}</p>;
   return (
     <div style={{ display: 'grid', gap: '1rem' }}>
       <SettingsForm def={def} />
@@ -109,17 +109,17 @@ function AuthList({ title, read, status, remove }: ListProps) {
 
   const none = !picked.length || busy;
   return (
-    <section class="panel" aria-labelledby={id} aria-busy={busy}>
+    <section className="panel" aria-labelledby={id} aria-busy={busy}>
       <h2 id={id}>{i18n._(title)}</h2>
       {body}
-      <div class="actions">
-        <button type="button" class="button primary" disabled={none} onClick={() => act((p) => status({ ...p, Status: 1 }))}>
+      <div className="actions">
+        <button type="button" className="button primary" disabled={none} onClick={() => act((p) => status({ ...p, Status: 1 }))}>
           {i18n._('basic.authorize')}
         </button>
-        <button type="button" class="button" disabled={none} onClick={() => act((p) => status({ ...p, Status: 0 }))}>
+        <button type="button" className="button" disabled={none} onClick={() => act((p) => status({ ...p, Status: 0 }))}>
           {i18n._('basic.unauthorize')}
         </button>
-        <button type="button" class="button" disabled={none} onClick={() => act(remove, true)}>
+        <button type="button" className="button" disabled={none} onClick={() => act(remove, true)}>
           {i18n._('basic.delete')}
         </button>
       </div>

@@ -119,7 +119,7 @@ const statusChange: FormDef = {
 };
 export const StatusChange = () => (
   <SettingsForm def={statusChange}>
-    <p class="unit">{i18n._('basic.statusHint')}</p>
+    <p className="unit">{i18n._('basic.statusHint')}</p>
   </SettingsForm>
 );
 

@@ -67,7 +67,7 @@ export function useInfo() {
 
 /** Label and value rows, each value as the language writes it and in its own direction (a MAC stays left to right). */
 export const InfoList = ({ rows }: { rows: [string, string | number][] }) => (
-  <dl class="info-list">
+  <dl className="info-list">
     {rows.map(([label, value]) => (
       <div key={label}>
         <dt>{i18n._(label)}</dt>
@@ -85,11 +85,11 @@ export function SystemInfo() {
 
   if (!info) return failed ? <Failed message={i18n._('msg.failed')} retry={load} /> : <Loading />;
   return (
-    <section class="panel settings" aria-busy={busy}>
+    <section className="panel settings" aria-busy={busy}>
       <InfoList rows={systemRows(info)} />
       {failed && <p role="alert">{i18n._('msg.failed')}</p>}
-      <div class="actions">
-        <button type="button" class="button" disabled={busy} onClick={() => load(true)}>
+      <div className="actions">
+        <button type="button" className="button" disabled={busy} onClick={() => load(true)}>
           {i18n._('basic.refresh')}
         </button>
       </div>

@@ -38,10 +38,10 @@ export function WiganPairing() {
   };
 
   return (
-    <section class="panel settings">
-      <fieldset class="field">
+    <section className="panel settings">
+      <fieldset className="field">
         <legend>{i18n._('basic.route')}</legend>
-        <div class="choices inline">
+        <div className="choices inline">
           {ROUTES.map((label, i) => (
             <label key={label}>
               <input type="radio" name="route" checked={route === i + 1} disabled={busy} onChange={() => setRoute(i === 0 ? 1 : 2)} />
@@ -55,11 +55,11 @@ export function WiganPairing() {
           ? i18n._('basic.pairing')
           : found && i18n._('basic.paired', { model: found.Model ?? '', mac: found.Mac ?? '', no: found.MachineNo ?? '' })}
       </p>
-      <div class="actions">
-        <button type="button" class="button primary" disabled={busy} aria-busy={busy} onClick={pair}>
+      <div className="actions">
+        <button type="button" className="button primary" disabled={busy} aria-busy={busy} onClick={pair}>
           {i18n._('basic.pair')}
         </button>
-        <Link class="button" href="/basicSetting/authorizationMode">
+        <Link className="button" href="/basicSetting/authorizationMode">
           {i18n._('route.authorizationMode')}
         </Link>
       </div>

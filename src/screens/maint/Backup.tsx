@@ -72,10 +72,10 @@ export default function Backup() {
     });
 
   return (
-    <section class="panel">
+    <section className="panel">
       <Control f={{ name: 'pw', kind: 'switch', label: /*i18n*/ 'bak.pwd' }} value={pw} onValue={setPw} />
-      <p class="actions">
-        <button type="button" class="button primary" disabled={busy} onClick={() => run(async () => saveFile(...(await backup(funs, pw == 1))))}>
+      <p className="actions">
+        <button type="button" className="button primary" disabled={busy} onClick={() => run(async () => saveFile(...(await backup(funs, pw == 1))))}>
           {i18n._('bak.export')}
         </button>
       </p>
@@ -83,8 +83,8 @@ export default function Backup() {
       {todo[0] && (
         <>
           <Table<Row> rows={todo.flatMap((c) => c.rows)} rowKey={(r) => r[0] + r[1]} cols={HEADS.map((h, i) => ({ head: i18n._(h), cell: (r) => r[i] }))} empty="" />
-          <p class="actions">
-            <button type="button" class="button primary" disabled={busy} onClick={apply}>
+          <p className="actions">
+            <button type="button" className="button primary" disabled={busy} onClick={apply}>
               {i18n._('bak.apply')}
             </button>
           </p>

@@ -50,12 +50,12 @@ const action = (call: () => Promise<{ retvalue: unknown }>, label: string, text?
       else notify('success', i18n._(MESSAGES.success));
     };
     return (
-      <section class="panel">
+      <section className="panel">
         {text && <p>{i18n._(text)}</p>}
         {gone ? (
           <Restarting />
         ) : (
-          <button type="button" class="button" onClick={run}>
+          <button type="button" className="button" onClick={run}>
             {i18n._(label)}
           </button>
         )}
@@ -94,11 +94,11 @@ export function Upgrade() {
     <>
       <FilePick label={i18n._('maint.package')} accept="" onFile={setFile} />
       {sent ? (
-        <p class="progress">
+        <p className="progress">
           <progress max={100} value={pct!} aria-label={i18n._('route.firmwareUpgrade')} /> {i18n.number(pct! / 100, { style: 'percent' })} · {mb(sent[0])} / {mb(sent[1])} MB
         </p>
       ) : (
-        <button type="button" class="button primary" disabled={!file} onClick={send}>
+        <button type="button" className="button primary" disabled={!file} onClick={send}>
           {i18n._('route.firmwareUpgrade')}
         </button>
       )}
@@ -107,7 +107,7 @@ export function Upgrade() {
 }
 
 export const FirmwareUpgrade = () => (
-  <section class="panel">
+  <section className="panel">
     <Upgrade />
   </section>
 );

@@ -42,10 +42,10 @@ const who = (): Column<Rec | Row | Temp>[] => [
 function Searched<T>({ list, file, fields, blank, cols, name, save }: { list: CallName; file?: CallName; fields: FieldDef[]; blank: Values; cols: Column<T>[]; name: string; save?: string }) {
   const [query, setQuery] = useState(blank);
   return (
-    <section class="panel">
+    <section className="panel">
       <Search call={list} fields={fields} blank={blank} onQuery={setQuery}>
         {file && (
-          <button type="button" class="button" onClick={() => download(file, query as never, `${save}.xlsx`)}>
+          <button type="button" className="button" onClick={() => download(file, query as never, `${save}.xlsx`)}>
             {i18n._('rec.download')}
           </button>
         )}
@@ -99,7 +99,7 @@ export const Thermometry = () => (
       {
         head: i18n._('rec.temp'),
         // Abnormal stands out by a sign and a word, not by colour alone.
-        cell: (r) => (r.Abnormal ? <b class="bad">⚠ {num(+r.Temperature, 1)} °C {i18n._('rec.abnormal')}</b> : `${num(+r.Temperature, 1)} °C`),
+        cell: (r) => (r.Abnormal ? <b className="bad">⚠ {num(+r.Temperature, 1)} °C {i18n._('rec.abnormal')}</b> : `${num(+r.Temperature, 1)} °C`),
       },
     ]}
   />

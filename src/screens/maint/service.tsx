@@ -53,10 +53,10 @@ function Test() {
   const [src, setSrc] = useState('');
   return (
     <>
-      <button type="button" class="button primary" onClick={() => requestFile('test_takephoto').then((b) => setSrc(URL.createObjectURL(b)), () => undefined)}>
+      <button type="button" className="button primary" onClick={() => requestFile('test_takephoto').then((b) => setSrc(URL.createObjectURL(b)), () => undefined)}>
         {i18n._('maint.photo')}
       </button>
-      {src && <img class="shot" src={src} alt={i18n._('maint.photo')} />}
+      {src && <img className="shot" src={src} alt={i18n._('maint.photo')} />}
       <SettingsForm
         def={{ read: 'SetDebugParam', write: 'GetDebugParam', fields: [{ name: 'Mode', kind: 'radio', label: /*i18n*/ 'maint.mode', options: opts(/*i18n*/ 'basic.fp0', /*i18n*/ 'maint.mode1', /*i18n*/ 'maint.mode2') }] }}
       />
@@ -80,7 +80,7 @@ const SERVICE: Record<string, ComponentType> = { '/snkey': SnKey, '/up': Up, '/t
 export function Service({ route }: { route: FlatRoute }) {
   const S = SERVICE[route.path];
   return (
-    <main class="standalone service">
+    <main className="standalone service">
       <h1>{i18n._(route.title)}</h1>
       <S />
       <ConfirmHost />

@@ -47,7 +47,7 @@ function Devices({ title, list, pair, busy }: { title: string; list: (Found | Pa
                   cell: (d: Found | Paired) => (
                     <>
                       {(d as Found).Rssi} dBm{' '}
-                      <button type="button" class="button" disabled={!!busy} aria-busy={busy === d.Address} aria-label={i18n._('net.pairWith', { name: d.Name })} onClick={() => pair(d as Found)}>
+                      <button type="button" className="button" disabled={!!busy} aria-busy={busy === d.Address} aria-label={i18n._('net.pairWith', { name: d.Name })} onClick={() => pair(d as Found)}>
                         {i18n._('basic.pair')}
                       </button>
                     </>
@@ -104,7 +104,7 @@ function BleDevices() {
   };
 
   return (
-    <section class="panel" style="margin-top:1rem">
+    <section className="panel" style={{ marginTop: '1rem' }}>
       {paired === 'failed' ? (
         <Failed message={i18n._(MESSAGES.failed)} retry={loadPaired} />
       ) : paired ? (
@@ -112,8 +112,8 @@ function BleDevices() {
       ) : (
         <Loading />
       )}
-      <p class="actions">
-        <button type="button" class="button primary" onClick={search} disabled={found === 'searching'} aria-busy={found === 'searching'}>
+      <p className="actions">
+        <button type="button" className="button primary" onClick={search} disabled={found === 'searching'} aria-busy={found === 'searching'}>
           {i18n._(found === 'searching' ? /*i18n*/ 'net.searching' : /*i18n*/ 'net.search')}
         </button>
       </p>

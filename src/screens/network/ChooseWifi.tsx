@@ -38,21 +38,21 @@ export default function ChooseWifi() {
   }, []);
 
   return (
-    <section class="panel">
-      <p class="actions">
-        <button type="button" class="button" onClick={scan} disabled={list === 'scanning'}>
+    <section className="panel">
+      <p className="actions">
+        <button type="button" className="button" onClick={scan} disabled={list === 'scanning'}>
           {i18n._('basic.refresh')}
         </button>
-        <Link href="/network/wirless/addWIFI" class="button">
+        <Link href="/network/wirless/addWIFI" className="button">
           {i18n._('route.addWIFI')}
         </Link>
       </p>
       {list === 'scanning' ? (
-        <p class="loading" role="status" aria-busy="true">
+        <p className="loading" role="status" aria-busy="true">
           {i18n._('net.scanning')}
         </p>
       ) : list === 'failed' ? (
-        <p class="form-error" role="alert">
+        <p className="form-error" role="alert">
           {i18n._(MESSAGES.wifiScanFailed)}
         </p>
       ) : (
@@ -64,7 +64,7 @@ export default function ChooseWifi() {
               head: i18n._('net.ssid'),
               cell: (n) => (
                 <>
-                  <button type="button" class="button" aria-pressed={chosen?.Ssid === n.Ssid} onClick={() => setChosen(n)}>
+                  <button type="button" className="button" aria-pressed={chosen?.Ssid === n.Ssid} onClick={() => setChosen(n)}>
                     {n.Ssid}
                   </button>{' '}
                   {n.Connected ? i18n._('net.connected') : ''}

@@ -2,7 +2,7 @@
 // typed by hand, password and identity as the security needs, the SPEC §4
 // warnings, and the way back to the Wi-Fi page, which shows AP mode when the
 // join failed ("Connection failed, switch back to AP mode").
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { i18n } from '@lingui/core';
 import { rulesOf } from '../../api/rules.ts';
@@ -41,7 +41,7 @@ export function JoinForm({ ssid, security = 1 }: { ssid?: string; security?: num
   };
   const error = (name: string) => (serverError?.field === name ? serverError.text : tried[name] && problems[name] ? i18n._(problems[name].id, problems[name].values) : undefined);
 
-  const submit = async (e: Event) => {
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (Object.keys(problems).length) return setTried({ Ssid: true, Password: true, Identity: true });
     if (!(await confirmAction(i18n._(CONFIRM_SAVE)))) return;
@@ -63,13 +63,13 @@ export function JoinForm({ ssid, security = 1 }: { ssid?: string; security?: num
   };
 
   return (
-    <form class="settings" noValidate onSubmit={submit}>
+    <form className="settings" noValidate onSubmit={submit}>
       {ssid !== undefined && <h2>{i18n._('net.joinTitle', { ssid })}</h2>}
       {FIELDS.filter((f) => visible(f, values) && (ssid === undefined || f.name === 'Password' || f.name === 'Identity')).map((f) => (
         <Control key={f.name} f={f} value={values[f.name]} error={error(f.name)} onValue={set(f.name)} />
       ))}
-      <div class="actions">
-        <button type="submit" class="button primary" disabled={busy} aria-busy={busy}>
+      <div className="actions">
+        <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>
           {i18n._('net.connect')}
         </button>
       </div>
@@ -79,7 +79,7 @@ export function JoinForm({ ssid, security = 1 }: { ssid?: string; security?: num
 
 /** Add Wi-Fi (SPEC §2): join a network typed by hand (e.g. one that does not broadcast its name). */
 export const AddWifi = () => (
-  <section class="panel">
+  <section className="panel">
     <JoinForm />
   </section>
 );

@@ -98,11 +98,11 @@ const wirelessForm: FormDef = linkForm({
 
 export const Wireless = () => (
   <SettingsForm def={wirelessForm}>
-    <p class="actions">
-      <Link href="/network/wirless/chooseWIFI" class="button">
+    <p className="actions">
+      <Link href="/network/wirless/chooseWIFI" className="button">
         {i18n._('route.chooseWIFI')}
       </Link>
-      <Link href="/network/wirless/addWIFI" class="button">
+      <Link href="/network/wirless/addWIFI" className="button">
         {i18n._('route.addWIFI')}
       </Link>
     </p>

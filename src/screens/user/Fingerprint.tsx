@@ -22,12 +22,12 @@ function Fingers({ u, reload }: { u: UserInfo; reload: () => void }) {
         {i18n._(FINGER_NAMES[finger])}: {i18n._(on ? /*i18n*/ 'user.enrolledOne' : /*i18n*/ 'user.notEnrolled')}
       </p>
       <EnrolState e={e} text={/*i18n*/ 'user.fingerWaiting'} />
-      <div class="actions">
-        <button type="button" class="button primary" disabled={e.waiting} onClick={() => e.start(() => requestGoform('regfp', { UserID: u.UserID, Finger: finger }))}>
+      <div className="actions">
+        <button type="button" className="button primary" disabled={e.waiting} onClick={() => e.start(() => requestGoform('regfp', { UserID: u.UserID, Finger: finger }))}>
           {i18n._('user.enrolFinger')}
         </button>
         {!!on && (
-          <button type="button" class="button" disabled={e.waiting} onClick={remove}>
+          <button type="button" className="button" disabled={e.waiting} onClick={remove}>
             {i18n._('user.deleteFinger')}
           </button>
         )}

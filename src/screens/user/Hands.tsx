@@ -40,8 +40,8 @@ export function Hands({ enrolled, picked, onPick }: { enrolled: number; picked: 
     refs.current[s]?.focus();
   };
   return (
-    <svg class="hands" viewBox="0 0 200 100" role="radiogroup" aria-label={i18n._('user.fingers')}>
-      <path class="palm" d="M12 70h78v26H12zM110 70h78v26h-78z" aria-hidden="true" />
+    <svg className="hands" viewBox="0 0 200 100" role="radiogroup" aria-label={i18n._('user.fingers')}>
+      <path className="palm" d="M12 70h78v26H12zM110 70h78v26h-78z" aria-hidden="true" />
       {SHAPES.map(([x, y, h, a], s) => {
         const on = (enrolled >> s) & 1;
         return (
@@ -58,7 +58,7 @@ export function Hands({ enrolled, picked, onPick }: { enrolled: number; picked: 
             height={h}
             rx={6}
             transform={a ? `rotate(${a} ${x + W / 2} ${y + h})` : undefined}
-            class={`finger${on ? ' on' : ''}`}
+            className={`finger${on ? ' on' : ''}`}
             role="radio"
             aria-checked={picked === s}
             aria-label={`${i18n._(FINGER_NAMES[s])}${on ? `, ${i18n._('user.enrolledOne')}` : ''}`}

@@ -47,8 +47,8 @@ function Face({ u, reload }: { u: UserInfo; reload: () => void }) {
     <>
       <p>{i18n._(u.Face ? /*i18n*/ 'user.faceOn' : /*i18n*/ 'user.faceOff')}</p>
       <EnrolState e={e} text={/*i18n*/ 'user.faceWaiting'} />
-      <div class="actions">
-        <button type="button" class="button primary" disabled={e.waiting} onClick={() => e.start(() => requestGoform('getOnlineEnrollStatus', { UserID: u.UserID, Type: 0, Start: 1 }))}>
+      <div className="actions">
+        <button type="button" className="button primary" disabled={e.waiting} onClick={() => e.start(() => requestGoform('getOnlineEnrollStatus', { UserID: u.UserID, Type: 0, Start: 1 }))}>
           {i18n._('user.enrolFace')}
         </button>
       </div>
@@ -56,8 +56,8 @@ function Face({ u, reload }: { u: UserInfo; reload: () => void }) {
       {storedUrl && <img src={storedUrl} alt={i18n._('user.photoStored')} />}
       {preview && <img src={preview} alt={i18n._('user.photoPreview')} />}
       <FilePick label={i18n._('user.pickPhoto')} accept="image/jpeg,image/png" onFile={setFile} />
-      <div class="actions">
-        <button type="button" class="button primary" disabled={!file || busy} onClick={upload}>
+      <div className="actions">
+        <button type="button" className="button primary" disabled={!file || busy} onClick={upload}>
           {i18n._('user.upload')}
         </button>
       </div>

@@ -37,7 +37,7 @@ export function Import({ onClose }: { onClose: (added: boolean) => void }) {
       title={i18n._('user.import')}
       onClose={close}
       footer={
-        <button type="submit" form={form} class="button primary" disabled={!file || busy}>
+        <button type="submit" form={form} className="button primary" disabled={!file || busy}>
           {i18n._('user.upload')}
         </button>
       }

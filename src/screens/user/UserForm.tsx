@@ -55,7 +55,7 @@ export const UserEdit = forUser(({ id }) => {
   const def = useMemo<FormDef>(() => ({ read: 'GetUserInfo', write: 'edituser', params: { UserID: id }, fields: fields(true), check }), [id]);
   return (
     <SettingsForm def={def}>
-      <p class="actions">
+      <p className="actions">
         {funs.includes('face') && <Link href={`/user/identify?UserID=${id}`}>{i18n._('user.faceAndPhoto')}</Link>}
         {funs.includes('fingerprint') && <Link href={`/user/fingerprint?UserID=${id}`}>{i18n._('route.fingerprint')}</Link>}
       </p>

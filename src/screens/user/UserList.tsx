@@ -43,19 +43,19 @@ export default function UserList() {
 
 
   return (
-    <section class="panel">
+    <section className="panel">
       <Search call="userlist" fields={SEARCH} blank={NO_SEARCH} onQuery={setQuery} />
-      <div class="actions">
-        <Link class="button primary desktop" href="/user/addUser">
+      <div className="actions">
+        <Link className="button primary desktop" href="/user/addUser">
           {i18n._('route.addUser')}
         </Link>
-        <button type="button" class="button" onClick={() => remove(picked)}>
+        <button type="button" className="button" onClick={() => remove(picked)}>
           {i18n._('basic.delete')}
         </button>
-        <button type="button" class="button" onClick={() => setImporting(true)}>
+        <button type="button" className="button" onClick={() => setImporting(true)}>
           {i18n._('user.import')}
         </button>
-        <button type="button" class="button" onClick={() => download('ExportUserAll', {}, 'users.xlsx')}>
+        <button type="button" className="button" onClick={() => download('ExportUserAll', {}, 'users.xlsx')}>
           {i18n._('user.export')}
         </button>
       </div>
@@ -74,9 +74,9 @@ export default function UserList() {
           {
             head: i18n._('user.operation'),
             cell: (u) => (
-              <span class="row-actions">
+              <span className="row-actions">
                 <Link href={`/user/userEdit?UserID=${u.UserID}`}>{i18n._('user.edit')}</Link>
-                <button type="button" class="link" onClick={() => remove([u.UserID], true)}>
+                <button type="button" className="link" onClick={() => remove([u.UserID], true)}>
                   {i18n._('acc.delete')}
                 </button>
               </span>
@@ -84,7 +84,7 @@ export default function UserList() {
           },
         ]}
       />
-      <Link class="fab" href="/user/addUser" aria-label={i18n._('route.addUser')}>
+      <Link className="fab" href="/user/addUser" aria-label={i18n._('route.addUser')}>
         <Icon name="plus" size={28} />
       </Link>
       {importing && <Import onClose={(added) => (setImporting(false), added && setReload((n) => n + 1))} />}

@@ -35,7 +35,7 @@ export function WithUser({ user, retry, children }: { user: UserInfo | string | 
   if (user === null) return <Loading />;
   if (typeof user === 'string') return <Failed message={user} retry={retry} />;
   return (
-    <section class="panel settings">
+    <section className="panel settings">
       <h2>
         {user.UserID} {user.UserName}
       </h2>
