@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: typecheck, build (size gate), unit tests, hardware-in-loop tests, browser tests.
+# `npm test`: typecheck (Preact's and React's types), build (size gate), unit tests,
+# hardware-in-loop tests, browser tests, and the browser tests tagged @react on a React 19 build.
 # Installs the Debian packages the tests need when it can (root with apt),
 # otherwise stops with one line saying what to run.
 set -uo pipefail
@@ -47,8 +48,9 @@ status=0
 step "typecheck"
 npx tsc -p tsconfig.json && npx tsc -p tsconfig.react.json || { status=1; failed=$((failed + 1)); }
 
+brand="$(node -p "require('./brands/index.json').default")"
 step "build (default brand, all locales; fails over the size budget)"
-npx tsx build.ts --brand "$(node -p "require('./brands/index.json').default")" || { status=1; failed=$((failed + 1)); }
+npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
 
 step "unit tests (uvu + happy-dom)"
 node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/unit '\.test\.tsx?$' 2>&1 | tee "$log"
@@ -64,6 +66,16 @@ step "browser tests (Playwright + $CHROMIUM against the simulated terminal)"
 npx playwright test -c tests/browser/playwright.config.ts 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 count_playwright
+
+step "the same source on React 19 (dist-react/$brand): sign-in, layout, one screen of each menu group (tests tagged @react)"
+if npx tsx build.ts --react --brand "$brand" --no-extract --quiet; then
+  SITE_DIR="dist-react/$brand" npx playwright test -c tests/browser/playwright.config.ts --grep @react 2>&1 | tee "$log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  count_playwright
+else
+  status=1
+  failed=$((failed + 1))
+fi
 rm -f "$log"
 
 echo
