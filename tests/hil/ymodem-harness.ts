@@ -1,12 +1,17 @@
 // Helpers for the YMODEM tests: socat pty pairs, lrzsz processes, serial
 // ports, seeded data, and a per-test scope that always cleans up (child
-// processes by pid, ports, temp dirs) and fails a test that hangs.
+// processes by pid, ports, temp dirs) and fails a test that hangs; and the
+// throughput measurement over the fault shim paced like a 115200 baud line,
+// which the tests and `npm run bench` share.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
+import * as assert from 'uvu/assert';
 import { openSerialLink, type ByteLink } from '../../hil/link.ts';
+import { CRC_C, ymodemReceive, ymodemSend, type YmodemFile, type YmodemProgress } from '../../hil/ymodem.ts';
+import { startFaultShim, type FaultShim } from '../../hil/fault-shim.ts';
 
 export const BAUD = 115200;
 
@@ -222,4 +227,134 @@ export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): P
   } finally {
     clearTimeout(t);
   }
+}
+
+/**
+ * Our sender's answer timeout with rb. rb flushes its input right after each
+ * ACK and 'C'; on a busy machine our next block can get there first and be
+ * thrown away, and then only our timeout resends it (rb itself waits 5-10 s).
+ * rb answers within ~1 s otherwise (its EOT check), so 2 s keeps those
+ * incidents cheap. The default (5 s) is exercised with our own receiver.
+ */
+export const RB_TIMEOUT = 2000;
+
+export const filesOf = (sizes: number[], seed: number): YmodemFile[] =>
+  sizes.map((n, i) => ({ name: `f${seed}-${i}-${n}.bin`, data: seededBytes(n, seed * 100 + i) }));
+
+export function sameFiles(got: YmodemFile[], want: YmodemFile[]): void {
+  assert.equal(got.map((f) => f.name), want.map((f) => f.name));
+  for (let i = 0; i < want.length; i++) {
+    assert.is(got[i].data.length, want[i].data.length, `length of ${want[i].name}`);
+    assert.ok(got[i].data.equals(want[i].data), `content of ${want[i].name}`);
+  }
+}
+
+export function sameOnDisk(dir: string, want: YmodemFile[]): void {
+  for (const f of want) {
+    const got = readFileSync(join(dir, f.name));
+    assert.is(got.length, f.data.length, `length of ${f.name}`);
+    assert.ok(got.equals(f.data), `content of ${f.name}`);
+  }
+}
+
+/** Resolves when the link has received a 'C' (without consuming it). */
+export function seenC(link: ByteLink, ms: number): Promise<void> {
+  return withTimeout(
+    new Promise<void>((resolve) => {
+      const off = link.onData((chunk) => {
+        if (chunk.includes(CRC_C)) {
+          off();
+          resolve();
+        }
+      });
+    }),
+    ms,
+    "the receiver's first 'C'",
+  );
+}
+
+/** Two pty pairs joined by the fault shim: near end (our side) and far end (a path for rb/sb or our link). */
+export async function shimmed(scope: Scope, dir: string, opts: Parameters<typeof startFaultShim>[2]): Promise<{ near: string; far: string; shim: FaultShim }> {
+  const p1 = await ptyPair(scope, dir, 'near-');
+  const p2 = await ptyPair(scope, dir, 'far-');
+  const shim = startFaultShim(await serialStream(scope, p1.b), await serialStream(scope, p2.a), opts);
+  scope.defer('close the fault shim', () => shim.close());
+  return { near: p1.a, far: p2.b, shim };
+}
+
+// ---------------------------------------------------------------------------
+// Throughput, paced by the shim like a 115200 baud line
+
+/** The payload the throughput tests send (the bench's full run too). */
+export const THROUGHPUT_PAYLOAD = 128 * 1024;
+
+/** `bytes` in `ms` as a percentage of the line rate (10 bits a byte at BAUD). */
+export const pct = (bytes: number, ms: number) => ((bytes * 10) / BAUD / (ms / 1000)) * 100;
+
+/**
+ * The rate as measured, and the same with the line time the shim itself lost
+ * to late timers taken out (a busy machine runs the simulated line slower
+ * than 115200 baud, which is not the sender's doing).
+ */
+export const lineRate = (bytes: number, ms: number, lateMs: number) => ({ raw: pct(bytes, ms), fair: pct(bytes, Math.max(1, ms - lateMs)) });
+
+export interface Rate {
+  /** Payload bytes sent. */
+  bytes: number;
+  /** From block 0's ACK to the last data block's ACK, ms. */
+  dataMs: number;
+  /** From the start of ymodemSend to the end of the batch, ms. */
+  allMs: number;
+  /** Line time the shim lost to late timers on a busy machine, ms (both directions). */
+  lateMs: number;
+}
+
+/** Times for onProgress: block 0 acknowledged, last data block acknowledged. */
+function phases() {
+  const t = { d0: 0, d1: 0 };
+  const onProgress = (p: YmodemProgress) => {
+    if (p.bytes === 0) t.d0 = performance.now();
+    if (p.bytes === p.total) t.d1 = performance.now();
+  };
+  return { t, onProgress };
+}
+
+/** Our sender -> the shim at 115200 baud -> lrzsz rb: one file of `payload` seeded bytes, checked on disk. */
+export async function rateToRb(scope: Scope, seed: number, payload = THROUGHPUT_PAYLOAD): Promise<Rate> {
+  const dir = scope.tmpdir();
+  const recv = join(dir, 'recv');
+  mkdirSync(recv);
+  const { near, far, shim } = await shimmed(scope, dir, { baud: BAUD });
+  const link = await serialLink(scope, near);
+  const files = filesOf([payload], seed);
+  const ready = seenC(link, 10_000);
+  const rb = startOnTty(scope, lrzsz('rb'), ['-y'], far, recv);
+  await ready; // rb takes a second to start; that is not ours to measure
+  const { t, onProgress } = phases();
+  const t0 = performance.now();
+  await ymodemSend(link, files, { timeoutMs: RB_TIMEOUT, onProgress });
+  const t1 = performance.now();
+  assert.is(await exitOf(rb, 10_000, 'rb'), 0);
+  sameOnDisk(recv, files);
+  const c = shim.counters;
+  return { bytes: payload, dataMs: t.d1 - t.d0, allMs: t1 - t0, lateMs: c.aToB.lateMs + c.bToA.lateMs };
+}
+
+/** Our sender -> the shim at 115200 baud -> our receiver: one file of `payload` seeded bytes, compared. */
+export async function rateToOurs(scope: Scope, seed: number, payload = THROUGHPUT_PAYLOAD): Promise<Rate> {
+  const dir = scope.tmpdir();
+  const { near, far, shim } = await shimmed(scope, dir, { baud: BAUD });
+  const slink = await serialLink(scope, near);
+  const rlink = await serialLink(scope, far);
+  const files = filesOf([payload], seed);
+  const receiving = ymodemReceive(rlink);
+  receiving.catch(() => {});
+  const { t, onProgress } = phases();
+  const t0 = performance.now();
+  await ymodemSend(slink, files, { onProgress });
+  const got = await receiving;
+  const t1 = performance.now();
+  sameFiles(got, files);
+  const c = shim.counters;
+  return { bytes: payload, dataMs: t.d1 - t.d0, allMs: t1 - t0, lateMs: c.aToB.lateMs + c.bToA.lateMs };
 }

@@ -14,7 +14,7 @@
 // link and the tools' stderr when a test fails.
 import { test as uvuTest } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
 import {
@@ -22,10 +22,10 @@ import {
   YmodemError, baseName, crc16Xmodem, endOfBatchBlock, frameBlock, headerBlock, parseBlock0,
   ymodemReceive, ymodemSend, type YmodemFile, type YmodemProgress,
 } from '../../hil/ymodem.ts';
-import { startFaultShim, type FaultShim } from '../../hil/fault-shim.ts';
-import type { ByteLink } from '../../hil/link.ts';
+import { startFaultShim } from '../../hil/fault-shim.ts';
 import {
-  BAUD, Scope, exitOf, guarded, lrzsz, ptyPair, seededBytes, serialLink, serialStream, startOnTty, withTimeout,
+  RB_TIMEOUT, THROUGHPUT_PAYLOAD, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, rateToOurs, rateToRb, sameFiles, sameOnDisk,
+  seededBytes, seenC, serialLink, shimmed, startOnTty, withTimeout, type Rate,
 } from './ymodem-harness.ts';
 
 const only = process.env.YMODEM_TEST;
@@ -45,35 +45,8 @@ const test = (name: string, fn: () => void | Promise<void>) => {
 const RB = lrzsz('rb');
 const SB = lrzsz('sb');
 const SIZES = [0, 1, 1023, 1024, 1025, 3 * 1024, 1024 * 1024];
-/**
- * Our sender's answer timeout with rb. rb flushes its input right after each
- * ACK and 'C'; on a busy machine our next block can get there first and be
- * thrown away, and then only our timeout resends it (rb itself waits 5-10 s).
- * rb answers within ~1 s otherwise (its EOT check), so 2 s keeps those
- * incidents cheap. The default (5 s) is exercised with our own receiver.
- */
-const RB_TIMEOUT = 2000;
 /** One error per 10,000 bytes, half of them lost bytes, half corrupted ones. */
 const FAULTS = { dropRate: 0.5e-4, corruptRate: 0.5e-4 };
-
-const filesOf = (sizes: number[], seed: number): YmodemFile[] =>
-  sizes.map((n, i) => ({ name: `f${seed}-${i}-${n}.bin`, data: seededBytes(n, seed * 100 + i) }));
-
-function sameFiles(got: YmodemFile[], want: YmodemFile[]): void {
-  assert.equal(got.map((f) => f.name), want.map((f) => f.name));
-  for (let i = 0; i < want.length; i++) {
-    assert.is(got[i].data.length, want[i].data.length, `length of ${want[i].name}`);
-    assert.ok(got[i].data.equals(want[i].data), `content of ${want[i].name}`);
-  }
-}
-
-function sameOnDisk(dir: string, want: YmodemFile[]): void {
-  for (const f of want) {
-    const got = readFileSync(join(dir, f.name));
-    assert.is(got.length, f.data.length, `length of ${f.name}`);
-    assert.ok(got.equals(f.data), `content of ${f.name}`);
-  }
-}
 
 /** Progress: per file non-decreasing, ending at the file's size. */
 function checkProgress(events: YmodemProgress[], want: YmodemFile[]): void {
@@ -84,31 +57,6 @@ function checkProgress(events: YmodemProgress[], want: YmodemFile[]): void {
     assert.is(mine[mine.length - 1].bytes, f.data.length);
     assert.is(mine[mine.length - 1].total, f.data.length);
   }
-}
-
-/** Resolves when the link has received a 'C' (without consuming it). */
-function seenC(link: ByteLink, ms: number): Promise<void> {
-  return withTimeout(
-    new Promise<void>((resolve) => {
-      const off = link.onData((chunk) => {
-        if (chunk.includes(CRC_C)) {
-          off();
-          resolve();
-        }
-      });
-    }),
-    ms,
-    "the receiver's first 'C'",
-  );
-}
-
-/** Two pty pairs joined by the fault shim: near end (our side) and far end (a path for rb/sb or our link). */
-async function shimmed(scope: Scope, dir: string, opts: Parameters<typeof startFaultShim>[2]): Promise<{ near: string; far: string; shim: FaultShim }> {
-  const p1 = await ptyPair(scope, dir, 'near-');
-  const p2 = await ptyPair(scope, dir, 'far-');
-  const shim = startFaultShim(await serialStream(scope, p1.b), await serialStream(scope, p2.a), opts);
-  scope.defer('close the fault shim', () => shim.close());
-  return { near: p1.a, far: p2.b, shim };
 }
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
@@ -282,66 +230,6 @@ test('fault shim: cutAfterBytes stops both directions', async () => {
 // ---------------------------------------------------------------------------
 // Throughput, paced by the shim like a 115200 baud line
 
-const pct = (bytes: number, ms: number) => ((bytes * 10) / BAUD / (ms / 1000)) * 100;
-const PAYLOAD = 128 * 1024;
-
-interface Rate {
-  /** From block 0's ACK to the last data block's ACK, ms. */
-  dataMs: number;
-  /** From the start of ymodemSend to the end of the batch, ms. */
-  allMs: number;
-  /** Line time the shim lost to late timers on a busy machine, ms (both directions). */
-  lateMs: number;
-}
-
-/** Times for onProgress: block 0 acknowledged, last data block acknowledged. */
-function phases() {
-  const t = { d0: 0, d1: 0 };
-  const onProgress = (p: YmodemProgress) => {
-    if (p.bytes === 0) t.d0 = performance.now();
-    if (p.bytes === p.total) t.d1 = performance.now();
-  };
-  return { t, onProgress };
-}
-
-async function rateToRb(scope: Scope, seed: number): Promise<Rate> {
-  const dir = scope.tmpdir();
-  const recv = join(dir, 'recv');
-  mkdirSync(recv);
-  const { near, far, shim } = await shimmed(scope, dir, { baud: BAUD });
-  const link = await serialLink(scope, near);
-  const files = filesOf([PAYLOAD], seed);
-  const ready = seenC(link, 10_000);
-  const rb = startOnTty(scope, RB, ['-y'], far, recv);
-  await ready; // rb takes a second to start; that is not ours to measure
-  const { t, onProgress } = phases();
-  const t0 = performance.now();
-  await ymodemSend(link, files, { timeoutMs: RB_TIMEOUT, onProgress });
-  const t1 = performance.now();
-  assert.is(await exitOf(rb, 10_000, 'rb'), 0);
-  sameOnDisk(recv, files);
-  const c = shim.counters;
-  return { dataMs: t.d1 - t.d0, allMs: t1 - t0, lateMs: c.aToB.lateMs + c.bToA.lateMs };
-}
-
-async function rateToOurs(scope: Scope, seed: number): Promise<Rate> {
-  const dir = scope.tmpdir();
-  const { near, far, shim } = await shimmed(scope, dir, { baud: BAUD });
-  const slink = await serialLink(scope, near);
-  const rlink = await serialLink(scope, far);
-  const files = filesOf([PAYLOAD], seed);
-  const receiving = ymodemReceive(rlink);
-  receiving.catch(() => {});
-  const { t, onProgress } = phases();
-  const t0 = performance.now();
-  await ymodemSend(slink, files, { onProgress });
-  const got = await receiving;
-  const t1 = performance.now();
-  sameFiles(got, files);
-  const c = shim.counters;
-  return { dataMs: t.d1 - t.d0, allMs: t1 - t0, lateMs: c.aToB.lateMs + c.bToA.lateMs };
-}
-
 /**
  * The rate as asked (payload bytes x 10 / baud / elapsed seconds), and the
  * same with the line time the shim itself lost to a busy machine taken out:
@@ -350,8 +238,7 @@ async function rateToOurs(scope: Scope, seed: number): Promise<Rate> {
  * a run that falls short is reported and measured once more.
  */
 function rates(ms: number, lateMs: number) {
-  const raw = pct(PAYLOAD, ms);
-  const fair = pct(PAYLOAD, Math.max(1, ms - lateMs));
+  const { raw, fair } = lineRate(THROUGHPUT_PAYLOAD, ms, lateMs);
   const text = `${raw.toFixed(1)} % of line rate` + (lateMs >= 1 ? ` (${fair.toFixed(1)} % without the ${lateMs.toFixed(0)} ms of line time the shim lost to late timers)` : '');
   return { ok: raw >= 90 || fair >= 90, best: Math.max(raw, fair), text };
 }
@@ -370,7 +257,7 @@ test(
   'throughput: our sender -> rb at 115200 baud, 128 KiB',
   guarded(60_000, async (scope) => {
     const m = await measure('YMODEM to rb', (n) => rateToRb(scope, 70 + n), 'dataMs');
-    const all = pct(PAYLOAD, m.r.allMs);
+    const all = pct(THROUGHPUT_PAYLOAD, m.r.allMs);
     console.log(
       `YMODEM to rb at 115200 baud: ${m.text}, data blocks; whole batch ${all.toFixed(1)} %, ` +
         `which includes rb's own 1 s timers around EOT and the end of the batch`,
@@ -383,7 +270,7 @@ test(
   'throughput: our sender -> our receiver at 115200 baud, 128 KiB',
   guarded(50_000, async (scope) => {
     const m = await measure('YMODEM to our receiver', (n) => rateToOurs(scope, 80 + n), 'allMs');
-    console.log(`YMODEM to our receiver at 115200 baud: ${m.text}, whole batch; data blocks ${pct(PAYLOAD, m.r.dataMs).toFixed(1)} %`);
+    console.log(`YMODEM to our receiver at 115200 baud: ${m.text}, whole batch; data blocks ${pct(THROUGHPUT_PAYLOAD, m.r.dataMs).toFixed(1)} %`);
     assert.ok(m.ok, m.text);
   }),
 );

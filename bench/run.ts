@@ -1,0 +1,186 @@
+// `npm run bench` (issue 11 §4): every measurement in one run, written to
+// results.json and results.md (and the Markdown printed at the end).
+//
+//   npm run bench                       the full run (bench/results.*: committed, the README shows them)
+//   npm run bench -- --short            the quick setting the unit test uses: one brand, one link,
+//                                       few walks and repeats, small counts; every section still runs.
+//                                       Written to bench/short/ (ignored by git), not over the full run's
+//   npm run bench -- --out /tmp/b       write the results elsewhere (default: this folder)
+//   npm run bench -- --only bytes,heap  some sections only (names as in results.json)
+//
+// A missed target is a measurement, not a failure: the run exits 0 and says
+// which were missed. It exits 1 only when a section could not be measured.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { measureBytes, type BytesSection } from './sizes.ts';
+import { openLab, type Lab } from './browser.ts';
+import { measureLogin, measureSignIn, type LoginSection, type SignInSection } from './login.ts';
+import { measureHeap, type HeapSection } from './heap.ts';
+import { measureRender, type RenderSection } from './render.ts';
+import { measureYmodem, type YmodemSection } from './ymodem.ts';
+import { measureRecords, type RecordsSection } from './records.ts';
+import { markdown } from './report.ts';
+import type { Settings, Target } from './lib.ts';
+
+type Measured<T> = T | { error: string };
+
+export interface Results {
+  date: string;
+  machine: { cpus: number; model: string; node: string; chromium: string; platform: string };
+  short: boolean;
+  /** Wall time of the whole run, s. */
+  seconds: number;
+  sections: {
+    bytes?: Measured<BytesSection>;
+    coldLogin?: Measured<LoginSection>;
+    signIn?: Measured<SignInSection>;
+    heap?: Measured<HeapSection>;
+    render?: Measured<RenderSection>;
+    ymodem?: Measured<YmodemSection>;
+    records?: Measured<RecordsSection>;
+  };
+  /** Targets missed, in words. */
+  missed: string[];
+  /** Sections that could not be measured. */
+  failed: string[];
+}
+type Key = keyof Results['sections'];
+const KEYS: Key[] = ['bytes', 'coldLogin', 'signIn', 'heap', 'render', 'ymodem', 'records'];
+
+function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key> } {
+  let short = false;
+  let out: string | undefined;
+  let only = new Set(KEYS);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--short') short = true;
+    else if (a === '--out') out = resolve(value());
+    else if (a === '--only') {
+      const names = value().split(',');
+      const bad = names.filter((n) => !KEYS.includes(n as Key));
+      if (bad.length) throw new Error(`unknown section ${bad.join(', ')} (have ${KEYS.join(', ')})`);
+      only = new Set(names as Key[]);
+    } else throw new Error(`unknown option ${a} (use --short, --out <dir>, --only <sections>)`);
+  }
+  return { short, out: out ?? join(import.meta.dirname, short ? 'short' : ''), only };
+}
+
+/** Every Target in a section, with where it is, e.g. "coldLogin 256 kbit/s, 300 ms". */
+function targets(key: Key, section: unknown): { where: string; t: Target }[] {
+  const found: { where: string; t: Target }[] = [];
+  const visit = (v: unknown, where: string) => {
+    if (!v || typeof v !== 'object') return;
+    if (Array.isArray(v)) return v.forEach((x) => visit(x, where));
+    const o = v as Record<string, unknown>;
+    const name = [o.link, o.list, o.path].find((x) => typeof x === 'string') as string | undefined;
+    const here = name && !where.endsWith(name) ? `${where} ${name}` : where;
+    const r = o.result as Target | undefined;
+    if (r && typeof r.pass === 'boolean') found.push({ where: here, t: r });
+    for (const [k, x] of Object.entries(o)) if (k !== 'result' && k !== 'all') visit(x, here);
+  };
+  visit(section, key);
+  return found;
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  const t0 = performance.now();
+  const tmp = mkdtempSync(join(tmpdir(), 'console-bench-'));
+  const log = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+  const s: Settings = { short: args.short, tmp, log };
+  const sections: Results['sections'] = {};
+  const run = async <K extends Key>(key: K, fn: () => Promise<NonNullable<Results['sections'][K]>>) => {
+    if (!args.only.has(key)) return;
+    try {
+      sections[key] = await fn();
+    } catch (e) {
+      const err = e as Error;
+      log(`${key} failed: ${err.stack ?? err.message}`);
+      sections[key] = { error: err.message.split('\n')[0] } as NonNullable<Results['sections'][K]>;
+    }
+  };
+  const browserKeys: Key[] = ['coldLogin', 'signIn', 'heap', 'render'];
+  let chromiumVersion = '';
+  try {
+    // The browser sections serve the Preact build of the default brand, so it is built even when only they run.
+    let bytes: { section: BytesSection; siteDir: string } | undefined;
+    if (args.only.has('bytes') || browserKeys.some((k) => args.only.has(k))) {
+      try {
+        bytes = await measureBytes(s);
+        if (args.only.has('bytes')) sections.bytes = bytes.section;
+      } catch (e) {
+        log(`build failed: ${(e as Error).stack}`);
+        const error = `the build failed: ${(e as Error).message.split('\n')[0]}`;
+        for (const k of ['bytes', ...browserKeys] as Key[]) if (args.only.has(k)) sections[k] = { error };
+      }
+    }
+    if (bytes && browserKeys.some((k) => args.only.has(k))) {
+      let lab: Lab | undefined;
+      try {
+        lab = await openLab(bytes.siteDir, tmp);
+        chromiumVersion = lab.chromium;
+        const l = lab;
+        const critical = bytes.section.critical;
+        await run('coldLogin', () => measureLogin(s, l, critical));
+        await run('signIn', () => measureSignIn(s, l));
+        await run('heap', () => measureHeap(s, l));
+        await run('render', () => measureRender(s, l));
+      } catch (e) {
+        const error = `could not start Chromium and the simulated terminal: ${(e as Error).message.split('\n')[0]}`;
+        log(error);
+        for (const k of browserKeys) if (args.only.has(k)) sections[k] ??= { error };
+      } finally {
+        await lab?.close();
+      }
+    }
+    // After the browser has gone: these are sensitive to a busy CPU.
+    await run('ymodem', () => measureYmodem(s));
+    await run('records', () => measureRecords(s));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const missed: string[] = [];
+  const failed: string[] = [];
+  for (const key of KEYS) {
+    const v = sections[key];
+    if (!v) continue;
+    if ('error' in v) failed.push(`${key}: ${v.error}`);
+    else for (const { where, t } of targets(key, v)) if (!t.pass) missed.push(`${where} (${t.target})`);
+  }
+  const cpu = cpus();
+  const results: Results = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpu.length, model: cpu[0]?.model.trim() ?? '', node: process.version, chromium: chromiumVersion, platform: `${process.platform} ${process.arch}` },
+    short: args.short,
+    seconds: Math.round((performance.now() - t0) / 100) / 10,
+    sections,
+    missed,
+    failed,
+  };
+  mkdirSync(args.out, { recursive: true });
+  const md = markdown(results);
+  writeFileSync(join(args.out, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(join(args.out, 'results.md'), md);
+  process.stdout.write(`\n${md}`);
+  if (missed.length) console.log(`\nmissed ${missed.length} target(s):\n  ${missed.join('\n  ')}`);
+  if (failed.length) console.log(`\ncould not measure:\n  ${failed.join('\n  ')}`);
+  console.log(`\nwrote ${join(args.out, 'results.json')} and results.md`);
+  return failed.length ? 1 : 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.dirname, 'run.ts')) {
+  main().then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,116 @@
+// `npm run bench -- --short`: one quick run of every section, in a child
+// process, writing to a temporary folder; the results are there, complete,
+// and the numbers make sense (finite, positive, in their ranges).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Results } from '../../bench/run.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const out = mkdtempSync(join(tmpdir(), 'bench-'));
+let r: Results;
+let md = '';
+
+const positive = (x: unknown, what: string) => assert.ok(typeof x === 'number' && Number.isFinite(x) && x > 0, `${what}: ${x}`);
+/** A section that was measured (not an error). */
+function done<K extends keyof Results['sections']>(key: K): Exclude<NonNullable<Results['sections'][K]>, { error: string }> {
+  const s = r.sections[key];
+  assert.ok(s, `section ${key} is there`);
+  assert.not.ok('error' in s!, `section ${key} was measured: ${JSON.stringify(s)}`);
+  return s as Exclude<NonNullable<Results['sections'][K]>, { error: string }>;
+}
+
+test('npm run bench -- --short runs every section and writes results.json and results.md', () => {
+  const t0 = Date.now();
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--short', '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 5 * 60_000 });
+  const took = (Date.now() - t0) / 1000;
+  assert.is(run.status, 0, `exit ${run.status} ${run.signal ?? ''} after ${took} s\n${run.stderr.slice(-3000)}`);
+  assert.ok(existsSync(join(out, 'results.json')) && existsSync(join(out, 'results.md')));
+  r = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+  md = readFileSync(join(out, 'results.md'), 'utf8');
+  assert.ok(run.stdout.includes(md.trim()), 'the Markdown is printed');
+  assert.is(r.short, true);
+  assert.equal(r.failed, []);
+  positive(r.machine.cpus, 'cpus');
+  assert.match(r.machine.chromium, /^\d+\./);
+  assert.match(r.machine.node, /^v\d+/);
+  assert.ok(!Number.isNaN(Date.parse(r.date)));
+});
+
+test('bytes: React is larger than Preact on every line, the ratio is Preact / React', () => {
+  const s = done('bytes');
+  assert.is(s.brands.length, 1);
+  for (const b of s.brands)
+    for (const p of [b.loginPath, b.english, b.allLocales]) {
+      positive(p.preact, `${b.brand} Preact`);
+      assert.ok(p.react > p.preact, `${b.brand}: React ${p.react} > Preact ${p.preact}`);
+      assert.ok(Math.abs(p.ratio - p.preact / p.react) < 0.001);
+    }
+  assert.equal(Object.keys(s.locales).sort(), ['en', 'es']);
+  for (const n of Object.values(s.locales)) positive(n, 'locale bytes');
+  assert.ok(s.catalogsIdentical);
+});
+
+test('cold login: usable after its floor, which is more than two latencies', () => {
+  const s = done('coldLogin');
+  assert.is(s.links.length, 1);
+  for (const l of s.links) {
+    positive(l.ms, 'usable');
+    positive(l.bytes, 'bytes');
+    assert.ok(l.floorMs > 2 * l.latencyMs, `floor ${l.floorMs} > 2 x ${l.latencyMs}`);
+    assert.ok(l.ms >= 2 * l.latencyMs, `usable ${l.ms} ms, at least two round trips`);
+    assert.ok(Math.abs(l.ratio - l.ms / l.floorMs) < 0.01);
+    assert.type(l.result?.pass, 'boolean');
+    const counted = l.all[0].timeline.filter((t) => t.counted);
+    assert.ok(counted.some((t) => t.type === 'Document'), 'the document is counted');
+    assert.is(counted.reduce((n, t) => n + t.bytes, 0), l.all[0].bytes);
+  }
+});
+
+test('sign-in, heap, render: positive times and sizes', () => {
+  const signIn = done('signIn');
+  positive(signIn.ms, 'sign-in');
+  const heap = done('heap');
+  positive(heap.fromBytes, 'heap before');
+  positive(heap.toBytes, 'heap after');
+  assert.ok(Number.isFinite(heap.growth));
+  assert.ok(heap.screens.length > 20, `${heap.screens.length} screens walked`);
+  assert.is(heap.to, 3);
+  const render = done('render');
+  assert.equal(render.lists.map((l) => l.path), ['/user/userList', '/advSetting/recordList']);
+  for (const l of render.lists) {
+    assert.is(l.rows, 100);
+    assert.ok(l.renders >= 2);
+    positive(l.median, `${l.list} render`);
+  }
+});
+
+test('YMODEM: both paths under the line rate; records: three pages timed', () => {
+  const y = done('ymodem');
+  assert.is(y.paths.length, 2);
+  for (const p of y.paths)
+    for (const s of [p.data, p.batch]) {
+      positive(s.bytesPerSecond, `${p.path} bytes/s`);
+      assert.ok(s.percent > 0 && s.percent <= 100, `${p.path}: ${s.percent} %`);
+    }
+  const rec = done('records');
+  assert.is(rec.records, 10_000);
+  assert.equal(rec.pages.map((p) => p.which), ['first', 'middle', 'last']);
+  for (const p of rec.pages) positive(p.median, `records page ${p.page}`);
+});
+
+test('results.md: a table per section, the bytes first', () => {
+  const heads = ['| brand | login path Preact |', '| link | usable | floor |', '| from Sign in to rows on screen |', '| screens | heap after walk 1 |', '| list | rows | median |', '| path | bytes | data blocks |', '| page | of 100 rows |'];
+  let at = -1;
+  for (const h of heads) {
+    const i = md.indexOf(h);
+    assert.ok(i > at, `${h} is there, after the previous table`);
+    at = i;
+  }
+  assert.not.match(md, /Failed:|Not measured/);
+});
+
+test.run();
