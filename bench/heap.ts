@@ -1,9 +1,7 @@
 // Section 4: heap growth over many walks through every screen of the
 // console in one page (client-side navigation, no reload).
-import { register } from 'node:module';
-import { Window } from 'happy-dom';
 import type { CDPSession } from 'playwright';
-import type { RouteDef } from '../src/shell/routes.ts';
+import { MENU, allowedBy } from '../src/shell/routes.ts';
 import { freshPage, signedIn, type Lab } from './browser.ts';
 import { median, round, target, type Settings, type Target } from './lib.ts';
 
@@ -17,33 +15,8 @@ const SKIP: Record<string, string> = {
 /** A screen that has not settled after this long is reported and the walk goes on. */
 const SETTLE_LIMIT_MS = 15_000;
 
-/**
- * The routes table, read in Node as the unit tests read it: React's API
- * resolved to preact/compat (their resolve hooks, as the build does), and
- * since routes.ts and what it imports read the page (cookies, local
- * storage, the page data) when they load, an empty happy-dom page as the
- * browser-like globals, put away again once the module is loaded.
- */
-async function routesTable(): Promise<{ MENU: RouteDef[]; allowedBy: (r: RouteDef, funs: readonly string[]) => boolean }> {
-  register('../tests/unit/hooks.mjs', import.meta.url);
-  const window = new Window({ url: 'http://terminal.invalid/' });
-  const names = ['window', 'document', 'localStorage', 'sessionStorage', 'location', 'history', 'navigator'] as const;
-  const g = globalThis as Record<string, unknown>;
-  const added = names.filter((n) => !(n in g));
-  for (const n of added) Object.defineProperty(g, n, { value: (window as unknown as Record<string, unknown>)[n], configurable: true, writable: true });
-  try {
-    return await import('../src/shell/routes.ts');
-  } catch (e) {
-    throw new Error(`could not import MENU from src/shell/routes.ts: ${(e as Error).message}`);
-  } finally {
-    for (const n of added) delete g[n];
-    await window.happyDOM.close();
-  }
-}
-
 /** Every screen of the layout the device's function list allows, in sidebar order (hidden ones too), but SKIP's. */
-export async function walkRoutes(funs: readonly string[]): Promise<{ paths: string[]; skipped: Record<string, string> }> {
-  const { MENU, allowedBy } = await routesTable();
+export function walkRoutes(funs: readonly string[]): { paths: string[]; skipped: Record<string, string> } {
   const paths: string[] = [];
   const skipped: Record<string, string> = {};
   for (const group of MENU) {
@@ -98,7 +71,7 @@ export async function measureHeap(s: Settings, lab: Lab): Promise<HeapSection> {
   const walks = s.short ? 3 : 100;
   const from = s.short ? 1 : 10;
   const every = s.short ? 1 : 10;
-  const { paths, skipped } = await walkRoutes(lab.sim.profile.funs);
+  const { paths, skipped } = walkRoutes(lab.sim.profile.funs);
   const p = await freshPage(lab);
   try {
     await signedIn(p.page);

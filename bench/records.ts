@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { startSimulator } from '../hil/simulator/server.ts';
 import { loadProfile } from '../hil/simulator/profile.ts';
-import { CALLS, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM } from '../src/api/contract.ts';
+import { callSimulator } from '../hil/simulator/client.ts';
 import { round, spread, type Settings } from './lib.ts';
 
 const PAGE_SIZE = 100;
@@ -32,17 +32,15 @@ export async function measureRecords(s: Settings): Promise<RecordsSection> {
   const calls = s.short ? 5 : 15;
   const sim = await startSimulator({ storeFile: join(s.tmp, 'records-store.json'), profile: loadProfile('default', { MaxRecord: records, seedRecords: records }) });
   try {
-    const base = `${sim.url}${GOFORM_PREFIX}`;
-    const login = await fetch(`${base}${CALLS.chklogin.path}`, { method: CALLS.chklogin.method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(sim.profile.admin) });
-    const token = ((await login.json()) as { token?: string }).token;
+    const login = await callSimulator(sim.url, 'chklogin', sim.profile.admin);
+    const token = login.token as string | undefined;
     if (!token) throw new Error('could not sign in to the simulated terminal');
     const timed = async (page: number) => {
-      const query = new URLSearchParams({ Page: String(page), PageSize: String(PAGE_SIZE), [TIMESTAMP_PARAM]: String(Date.now()) });
       const t0 = performance.now();
-      const res = await fetch(`${base}${CALLS.searchrecord.path}?${query}`, { method: CALLS.searchrecord.method, headers: { [HEADERS.token]: token } });
-      const reply = (await res.json()) as { retvalue: unknown; Total?: number; List?: unknown[] };
+      const reply = await callSimulator(sim.url, 'searchrecord', { Page: page, PageSize: PAGE_SIZE }, token);
       const ms = performance.now() - t0;
-      if (reply.retvalue !== 0 || reply.Total !== records || reply.List?.length !== PAGE_SIZE) throw new Error(`searchrecord page ${page}: ${JSON.stringify(reply).slice(0, 200)}`);
+      if (reply.retvalue !== 0 || reply.Total !== records || (reply.List as unknown[] | undefined)?.length !== PAGE_SIZE)
+        throw new Error(`searchrecord page ${page}: ${JSON.stringify(reply).slice(0, 200)}`);
       return ms;
     };
     s.log(`records: ${records} on the simulated terminal`);

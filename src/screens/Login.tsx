@@ -7,8 +7,8 @@ import { i18n } from '@lingui/core';
 import { Field } from '../ui/Field.tsx';
 import { requestGoform } from '../api/request.ts';
 import { messageFor } from '../api/errors.ts';
-import { homePath, signIn } from '../state/session.ts';
-import { safeRedirect } from '../shell/guard.ts';
+import { signIn } from '../state/session.ts';
+import { homePath, safeRedirect } from '../shell/guard.ts';
 import { brand } from '../brand.ts';
 
 export interface LoginForm {

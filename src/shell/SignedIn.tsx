@@ -3,7 +3,7 @@
 // the layout, the hidden service routes and the 404 page stand alone.
 import { i18n } from '@lingui/core';
 import { resolveRoute } from './routes.ts';
-import { useResolution } from './guard.ts';
+import { useResolution } from './resolution.ts';
 import { Layout } from './Layout.tsx';
 import NotFound from '../screens/NotFound.tsx';
 import { Service } from '../screens/maint/service.tsx';

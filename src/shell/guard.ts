@@ -2,9 +2,8 @@
 // session only /login and /test open; anything else asks to sign in first
 // and comes back after. The rest (the routes table, groups, 404) is in
 // routes.ts, which ships with the signed-in layout, not on the login path.
-import { useEffect } from 'react';
-import { useLocation } from 'wouter';
-import { brand } from '../brand.ts';
+// Plain data and functions (no component code): the bench reads the routes
+// table in Node through routes.ts, which builds on this.
 import type { IconName } from '../ui/Icon.tsx';
 
 export interface RouteDef {
@@ -46,20 +45,13 @@ export function guestRoute(pathname: string, search: string): Resolution {
   return { redirect: `/login?redirect=${encodeURIComponent(wanted)}` };
 }
 
+/** Where a signed-in visitor lands (SPEC §2): / when the roles have a user entry, else /network. */
+export function homePath(roles: readonly string[]): string {
+  return roles.includes('user') ? '/' : '/network';
+}
+
 /** Only same-site paths may be returned to after sign-in (no open redirect). */
 export function safeRedirect(target: string | null | undefined): string | undefined {
   if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return undefined;
   return target;
-}
-
-/** Follow a resolution's redirect (replacing the history entry) and title the page. */
-export function useResolution(res: Resolution, title: string): void {
-  const [, navigate] = useLocation();
-  const redirect = 'redirect' in res ? res.redirect : undefined;
-  useEffect(() => {
-    if (redirect) navigate(redirect, { replace: true });
-  }, [redirect]);
-  useEffect(() => {
-    document.title = title ? `${title} - ${brand.title}` : brand.title;
-  }, [title]);
 }

@@ -3,8 +3,7 @@
 // page titles. To add a screen, add an entry here and its component to
 // src/screens/index.ts (screens inside the layout) or SignedIn.tsx (standalone).
 // This file ships with the signed-in layout; the login page has guard.ts.
-import { homePath } from '../state/session.ts';
-import { OPEN_WITHOUT_TOKEN, guestRoute, trimPath, type FlatRoute, type Resolution, type RouteDef } from './guard.ts';
+import { OPEN_WITHOUT_TOKEN, guestRoute, homePath, trimPath, type FlatRoute, type Resolution, type RouteDef } from './guard.ts';
 
 export type { FlatRoute, Resolution, RouteDef };
 

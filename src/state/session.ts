@@ -71,7 +71,3 @@ export function forceLogout(delayMs: number): void {
   setTimeout(() => page.reload(), delayMs);
 }
 
-/** Where a signed-in visitor lands (SPEC §2): / when the roles have a user entry, else /network. */
-export function homePath(roles: readonly string[]): string {
-  return roles.includes('user') ? '/' : '/network';
-}

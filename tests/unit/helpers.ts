@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { i18n } from '@lingui/core';
 import { render } from 'preact';
 import type { Test } from 'uvu';
-import { CALLS, type CallName } from '../../src/api/contract.ts';
 
 export interface Received {
   method: string;
@@ -82,20 +81,7 @@ export function captureTimers() {
   };
 }
 
-/** Call the simulated terminal at `base` as the contract says (GET query / POST JSON). */
-export async function callSimulator(base: string, name: CallName, params: Record<string, unknown> = {}, token?: string): Promise<Record<string, unknown>> {
-  const spec = CALLS[name];
-  const headers: Record<string, string> = {};
-  if (token) headers['X-Token'] = token;
-  let url = `${base}/goform/${spec.path}?_t=1`;
-  let body: string | undefined;
-  if (spec.method === 'GET') url += '&' + new URLSearchParams(params as Record<string, string>);
-  else {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(params);
-  }
-  return (await (await realFetch(url, { method: spec.method, headers, body })).json()) as Record<string, unknown>;
-}
+export { callSimulator } from '../../hil/simulator/client.ts';
 
 /**
  * For DOM tests of screens (happy-dom): English, one loopback device for the

@@ -3,8 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SCREENS } from '../../src/screens/index.ts';
 import { ROUTES, resolveRoute, visibleMenu } from '../../src/shell/routes.ts';
-import { safeRedirect } from '../../src/shell/guard.ts';
-import { homePath } from '../../src/state/session.ts';
+import { homePath, safeRedirect } from '../../src/shell/guard.ts';
 
 const signedIn = (roles: string[] = ['user', 'network', 'basicSetting', 'AccSetting', 'advSetting']) => ({ roles });
 const redirect = (r: ReturnType<typeof resolveRoute>) => ('redirect' in r ? r.redirect : undefined);
