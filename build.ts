@@ -6,6 +6,10 @@
 //   npm run build -- --out /tmp/x                   another output folder
 //   npm run build -- --react                        the same source on React 19 and react-dom
 //                                                   (dist-react/; never flashed, no budget)
+//   npm run build -- --server lighttpd,nginx [--root /www --listen 80 --api 127.0.0.1:8081]
+//                                                   also a web server's configuration per brand
+//   npm run build -- --c-table                      also the set as a C table (console_files.c/.h)
+//                                                   both in <out>/embed/<brand>/ (docs/EMBEDDING.md)
 //
 // The JavaScript and CSS are built once and are the same for every brand;
 // each brand's index.html carries its title, colours, copyright and logo.
@@ -19,6 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { normalizeLocale } from './src/i18n/locale.ts';
 import { checkLocales, localeProblems, printLocales } from './build/locales.ts';
 import { annotateAll } from './build/po-comments.ts';
+import { servingProblems } from './build/serving.ts';
+import { CONFIG_FILE, SERVERS, SERVER_DEFAULTS, serverConf, type ServerKind } from './build/servers.ts';
+import { writeCTable } from './build/c-table.ts';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -38,6 +45,14 @@ export interface BuildOptions {
    * the size budget is reported against but not enforced.
    */
   react?: boolean;
+  /** Also write these web servers' configurations to <out>/embed/<brand>/ (build/servers.ts). */
+  servers?: ServerKind[];
+  /** The configurations' install path, listen address and API address. */
+  serverRoot?: string;
+  listen?: string;
+  api?: string;
+  /** Also write the set as a C99 table to <out>/embed/<brand>/ (build/c-table.ts). */
+  cTable?: boolean;
 }
 
 export interface ManifestFile {
@@ -577,6 +592,8 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
     files.set(logo, logoSvg);
     files.set(favicon, favSvg);
 
+    const serving = servingProblems([...files.keys()]);
+    if (serving.length) throw new Error(`${brand}: ${serving.join('; ')}`);
     const outDir = join(outRoot, brand);
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
@@ -595,6 +612,7 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
     });
     writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     reports.push(report(manifest, app, budget, logo));
+    writeEmbedding(options, outDir, join(outRoot, 'embed', brand), manifest, quiet);
   }
   if (!quiet) {
     if (options.react) console.log('\nReact 19 + react-dom build: never flashed; the budget column is for comparison only.');
@@ -602,6 +620,29 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
     printLocales(localeRows, (l) => localeBytes(reports[0], app, l), budget.perLocale);
   }
   return reports;
+}
+
+/** --server and --c-table: what a firmware engineer copies into the terminal's image. */
+function writeEmbedding(o: BuildOptions, siteDir: string, dir: string, manifest: Manifest, quiet: boolean): void {
+  if (!o.servers?.length && !o.cTable) return;
+  mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  for (const kind of o.servers ?? []) {
+    const conf = serverConf(kind, {
+      brand: manifest.brand,
+      version: manifest.version,
+      root: o.serverRoot ?? SERVER_DEFAULTS.root,
+      listen: o.listen ?? SERVER_DEFAULTS.listen,
+      api: o.api ?? SERVER_DEFAULTS.api,
+    });
+    writeFileSync(join(dir, CONFIG_FILE[kind]), conf);
+    written.push(CONFIG_FILE[kind]);
+  }
+  if (o.cTable) {
+    const c = writeCTable(siteDir, dir);
+    written.push(`${basename(c.header)}, ${basename(c.source)} (${c.bytes} bytes of file data)`);
+  }
+  if (!quiet) console.log(`${relative(ROOT, dir) || dir}: ${written.join('; ')}`);
 }
 
 /** Gzip bytes of a locale's catalogues (its core texts and its screen texts) in a brand's set. */
@@ -670,7 +711,16 @@ function parseArgs(argv: string[]): BuildOptions {
     else if (flag === '--no-extract') o.extract = false;
     else if (flag === '--quiet') o.quiet = true;
     else if (flag === '--react') o.react = true;
-    else throw new Error(`unknown option ${argv[i]} (use --brand, --locales, --out, --budget, --no-extract, --quiet, --react)`);
+    else if (flag === '--server' || flag === '--servers') {
+      const kinds = list();
+      const bad = kinds.filter((k) => !(SERVERS as readonly string[]).includes(k));
+      if (bad.length || !kinds.length) throw new Error(`--server ${bad.join(',')}: use ${SERVERS.join(', ')} (comma-separated for several)`);
+      o.servers = kinds as ServerKind[];
+    } else if (flag === '--root') o.serverRoot = value();
+    else if (flag === '--listen') o.listen = value();
+    else if (flag === '--api') o.api = value();
+    else if (flag === '--c-table') o.cTable = true;
+    else throw new Error(`unknown option ${argv[i]} (use --brand, --locales, --out, --budget, --no-extract, --quiet, --react, --server, --root, --listen, --api, --c-table)`);
   }
   return o;
 }

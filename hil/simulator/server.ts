@@ -12,6 +12,7 @@ import { isFileReply, type FileReply, type Upload } from './types.ts';
 import { coerce, validate } from './validate.ts';
 import { loadProfile, type DeviceProfile } from './profile.ts';
 import { Store } from './store.ts';
+import { COMMON_HEADERS, cacheControl, contentType, etagOf } from '../../build/serving.ts';
 import { enrolment, upgradeUsers } from './areas/users.ts';
 
 export interface SimulatorOptions {
@@ -44,18 +45,6 @@ export interface Simulator {
   /** Resolves once the terminal answers: at once, or when the restart under way is over. */
   whenUp(): Promise<void>;
 }
-
-const TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  mjs: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  svg: 'image/svg+xml',
-  json: 'application/json',
-  png: 'image/png',
-  ico: 'image/x-icon',
-  woff2: 'font/woff2',
-};
 
 interface Site {
   files: Map<string, { sha256: string }>;
@@ -263,16 +252,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       res.writeHead(404).end();
       return;
     }
-    const ext = path.slice(path.lastIndexOf('.') + 1);
-    const etag = `"${entry.sha256.slice(0, 32)}"`;
+    const etag = etagOf(entry.sha256);
+    // build/serving.ts: hashed names never change content; index.html is revalidated every time.
     const headers: Record<string, string> = {
-      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+      'Content-Type': contentType(path),
       'Content-Encoding': 'gzip',
       Vary: 'Accept-Encoding',
       ETag: etag,
-      // Hashed asset names never change content; index.html is revalidated every time.
-      'Cache-Control': path === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': cacheControl(path),
+      ...Object.fromEntries(COMMON_HEADERS),
     };
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers).end();
