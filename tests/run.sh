@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: typecheck (Preact's and React's types), build (size gate), unit tests,
-# hardware-in-loop tests, browser tests, and the browser tests tagged @react on a React 19 build.
+# hardware-in-loop tests, browser tests, the tests tagged @smoke behind lighttpd, nginx and civetweb
+# (and the embedding checks in tests/embed), and the tests tagged @smoke on a React 19 build.
 # Installs the Debian packages the tests need when it can (root with apt),
 # otherwise stops with one line saying what to run.
 set -uo pipefail
@@ -11,6 +12,12 @@ need=()
 [ -x "$CHROMIUM" ] || need+=(chromium)
 command -v socat >/dev/null || need+=(socat)
 command -v rb >/dev/null && command -v sb >/dev/null || need+=(lrzsz)
+# The console behind real web servers (tests/embed): Debian's lighttpd, nginx, civetweb and busybox.
+[ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
+[ -x /usr/sbin/nginx ] || need+=(nginx)
+[ -f /usr/include/civetweb.h ] || need+=(libcivetweb-dev)
+command -v busybox >/dev/null || need+=(busybox)
+command -v gcc >/dev/null || need+=(gcc)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing Debian packages: ${need[*]}"
@@ -67,9 +74,20 @@ npx playwright test -c tests/browser/playwright.config.ts 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 count_playwright
 
-step "the same source on React 19 (dist-react/$brand): sign-in, layout, one screen of each menu group (tests tagged @react)"
+step "the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits"
+node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/embed '\.test\.ts$' 2>&1 | tee "$log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+count_uvu
+for server in lighttpd nginx civetweb; do
+  echo "-- the browser through $server (tests tagged @smoke)"
+  FRONT_SERVER=$server npx playwright test -c tests/browser/playwright.config.ts --grep @smoke 2>&1 | tee "$log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  count_playwright
+done
+
+step "the same source on React 19 (dist-react/$brand): sign-in, layout, one screen of each menu group (tests tagged @smoke)"
 if npx tsx build.ts --react --brand "$brand" --no-extract --quiet; then
-  SITE_DIR="dist-react/$brand" npx playwright test -c tests/browser/playwright.config.ts --grep @react 2>&1 | tee "$log"
+  SITE_DIR="dist-react/$brand" npx playwright test -c tests/browser/playwright.config.ts --grep @smoke 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
   count_playwright
 else

@@ -99,7 +99,7 @@ test('access and card settings: load, reject, save, keep across reload and resta
   await expect(page.getByRole('switch', { name: '12 V power supply' })).not.toBeChecked();
 });
 
-test('time groups, time zones and shifts: one number at a time, checked, saved, kept', { tag: '@react' }, async ({ page, terminal }) => {
+test('time groups, time zones and shifts: one number at a time, checked, saved, kept', { tag: '@smoke' }, async ({ page, terminal }) => {
   simulatorOnly();
   await openSignedIn(page, '/AccSetting/zoneSetting');
   const num = page.getByLabel('Time group number');

@@ -1,7 +1,7 @@
 // Sign-in, route guard, logout, 404 (SPEC §2, §4, §5).
 import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, simulatorOnly } from './fixtures.ts';
 
-test('sign in: required fields, wrong password, then the right one', { tag: '@react' }, async ({ page }) => {
+test('sign in: required fields, wrong password, then the right one', { tag: '@smoke' }, async ({ page }) => {
   await page.goto('/login');
   await expectAccessible(page, 'login');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -26,7 +26,7 @@ test('sign in: required fields, wrong password, then the right one', { tag: '@re
   await expectAccessible(page, 'user list');
 });
 
-test('the guard sends a visitor to sign in and back to the page they wanted', { tag: '@react' }, async ({ page }) => {
+test('the guard sends a visitor to sign in and back to the page they wanted', { tag: '@smoke' }, async ({ page }) => {
   await page.goto('/basicSetting/dst?tab=2');
   await expect(page).toHaveURL(/\/login\?redirect=%2FbasicSetting%2Fdst%3Ftab%3D2$/);
   await signIn(page);
@@ -35,7 +35,7 @@ test('the guard sends a visitor to sign in and back to the page they wanted', { 
   await expect(page).toHaveTitle(/^Daylight saving time - /);
 });
 
-test('signed in, /login goes home; / -> /user -> /user/userList; unknown -> /404', { tag: '@react' }, async ({ page }) => {
+test('signed in, /login goes home; / -> /user -> /user/userList; unknown -> /404', { tag: '@smoke' }, async ({ page }) => {
   await openSignedIn(page);
   await page.goto('/login');
   await expect(page).toHaveURL(/\/user\/userList$/);

@@ -39,7 +39,7 @@ function post(page: Page, call: string, body: unknown) {
   );
 }
 
-test('device and display: load, reject, save, keep across reload and restart', { tag: '@react' }, async ({ page, terminal }) => {
+test('device and display: load, reject, save, keep across reload and restart', { tag: '@smoke' }, async ({ page, terminal }) => {
   simulatorOnly();
   await openSignedIn(page, '/basicSetting/device');
   const id = page.getByLabel('Device ID');

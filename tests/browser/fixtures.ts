@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
 import { loadProfile, type DeviceProfile } from '../../hil/simulator/profile.ts';
+import { isFrontKind, startFront, type Front } from '../embed/servers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
@@ -40,8 +41,12 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
     const siteDir = process.env.SITE_DIR ?? join(ROOT, 'dist', BRAND);
     const profile = loadProfile(profileName, profileOverrides);
     let sim = await startSimulator({ siteDir, profile, storeFile });
+    // FRONT_SERVER=lighttpd|nginx|civetweb: the browser talks to that real web server, which hands /goform/ to the simulator.
+    const kind = process.env.FRONT_SERVER ?? '';
+    if (kind && !isFrontKind(kind)) throw new Error(`FRONT_SERVER=${kind}: use lighttpd, nginx or civetweb`);
+    const front: Front | undefined = isFrontKind(kind) ? await startFront(kind, siteDir, new URL(sim.url).host) : undefined;
     const terminal: Terminal = {
-      url: sim.url,
+      url: front?.url ?? sim.url,
       sim,
       async restart() {
         const port = Number(new URL(sim.url).port);
@@ -52,6 +57,7 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
     };
     await use(terminal);
     await sim.close();
+    await front?.close();
   },
   baseURL: async ({ terminal }, use) => use(terminal.url),
   // For the harness's conformance report: every /goform/ reply the tests see.

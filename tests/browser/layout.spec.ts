@@ -5,7 +5,7 @@ import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, simulatorO
 
 const menu = (page: import('playwright/test').Page) => page.getByRole('navigation', { name: 'Main menu' });
 
-test('the sidebar shows every group the full device lists', { tag: '@react' }, async ({ page }) => {
+test('the sidebar shows every group the full device lists', { tag: '@smoke' }, async ({ page }) => {
   await openSignedIn(page);
   for (const name of ['Users', 'Network', 'Basic setup', 'Access control', 'Advanced']) await expect(menu(page).getByRole('button', { name })).toBeVisible();
   await menu(page).getByRole('button', { name: 'Network' }).click();
@@ -78,7 +78,7 @@ test('the info dialog: firmware, capacities the device supports, records, serial
   await expect(dialog).toHaveCount(0);
 });
 
-test('mobile at 800 px: drawer closes on navigation, breadcrumb shows the parent, phone mode', { tag: '@react' }, async ({ page }) => {
+test('mobile at 800 px: drawer closes on navigation, breadcrumb shows the parent, phone mode', { tag: '@smoke' }, async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 900 });
   await page.goto('/network/ethernet');
   await signIn(page);
@@ -114,7 +114,19 @@ test('the sidebar state is remembered in a cookie across reloads', async ({ page
   await expectAccessible(page, 'collapsed sidebar');
 });
 
-test('the page title comes from the brand and the route', { tag: '@react' }, async ({ page }) => {
+test('a reload on a deep link (with a query) comes back to the same page, signed in', { tag: '@smoke' }, async ({ page }) => {
+  // The web server answers index.html for any path outside /goform/; the console routes in the browser.
+  await openSignedIn(page, '/basicSetting/display?from=reload');
+  await expect(page).toHaveTitle(/^Display - /);
+  await expect(page.getByLabel('Device language')).toBeVisible();
+  await page.reload();
+  await expect(page).toHaveURL(/\/basicSetting\/display\?from=reload$/);
+  await expect(page).toHaveTitle(/^Display - /);
+  await expect(page.getByLabel('Device language')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+});
+
+test('the page title comes from the brand and the route', { tag: '@smoke' }, async ({ page }) => {
   await page.goto('/login');
   await expect(page).toHaveTitle(/^Sign in - .+/);
   const brandTitle = (await page.title()).replace(/^Sign in - /, '');

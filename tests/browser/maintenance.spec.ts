@@ -190,7 +190,7 @@ test.describe('hidden service routes', () => {
     await expectAccessible(page, '/test');
   });
 
-  test('/snkey reads and writes key1 to key5, and refuses a malformed key at its field', { tag: '@react' }, async ({ page, request, terminal }) => {
+  test('/snkey reads and writes key1 to key5, and refuses a malformed key at its field', { tag: '@smoke' }, async ({ page, request, terminal }) => {
     const api = await deviceApi(request, terminal);
     const before = await api.call('SetSNKeyParam');
     await openService(page, '/snkey', 'Serial key');

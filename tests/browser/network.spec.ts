@@ -51,7 +51,7 @@ async function kept(page: Page, terminal: Terminal, values: Record<string, strin
   if (await restarted(page, terminal)) await expectAll();
 }
 
-test('ethernet and internet: load, reject bad addresses, warn, save, keep; the login page is offered', { tag: '@react' }, async ({ page, terminal }) => {
+test('ethernet and internet: load, reject bad addresses, warn, save, keep; the login page is offered', { tag: '@smoke' }, async ({ page, terminal }) => {
   simulatorOnly();
   await openSignedIn(page, '/network/ethernet');
   const ip = page.getByLabel('IP address');

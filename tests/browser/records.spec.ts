@@ -36,7 +36,7 @@ async function sheet(d: Download): Promise<{ rows: string[][]; allText: boolean;
 const tableRows = (page: Page) =>
   page.locator('table.grid tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
 
-test('the record list pages through every record, searches by user and dates, and downloads the search', { tag: '@react' }, async ({ page, request, terminal }) => {
+test('the record list pages through every record, searches by user and dates, and downloads the search', { tag: '@smoke' }, async ({ page, request, terminal }) => {
   test.setTimeout(90_000);
   const api = await deviceApi(request, terminal);
   const first = await api.call('searchrecord', { Page: 1, PageSize: 10 });

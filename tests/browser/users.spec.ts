@@ -126,7 +126,7 @@ test('delete selected: "Please select user!", cancel at "Are you Sure?", then de
   }
 });
 
-test('add: required messages, the add-again question, a card another user has, then the edit page', { tag: '@react' }, async ({ page, terminal, request }) => {
+test('add: required messages, the add-again question, a card another user has, then the edit page', { tag: '@smoke' }, async ({ page, terminal, request }) => {
   const api = await deviceApi(request, terminal);
   await api.add(ID(21), 'Already Here', { CardNo: '3000000021' });
   try {

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# `npm run test:embed`: the console on real web servers, alone (npm test runs the same).
+# Needs a build of the default brand (npm run build) and Debian's lighttpd, nginx,
+# libcivetweb-dev and busybox. SITE_DIR=<folder> tests another build.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+status=0
+node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/embed '\.test\.ts$' || status=1
+for server in lighttpd nginx civetweb; do
+  echo "-- the browser through $server (tests tagged @smoke)"
+  FRONT_SERVER=$server npx playwright test -c tests/browser/playwright.config.ts --grep @smoke || status=1
+done
+exit $status
