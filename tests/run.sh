@@ -51,6 +51,17 @@ count_playwright() {
   failed=$((failed + ${f:-0}))
 }
 status=0
+# uvu <folder> <pattern> / playwright [args]: run, show, count.
+uvu() {
+  node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js "$1" "$2" 2>&1 | tee "$log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  count_uvu
+}
+playwright() {
+  npx playwright test -c tests/browser/playwright.config.ts "$@" 2>&1 | tee "$log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  count_playwright
+}
 
 step "typecheck"
 npx tsc -p tsconfig.json && npx tsc -p tsconfig.react.json || { status=1; failed=$((failed + 1)); }
@@ -60,36 +71,24 @@ step "build (default brand, all locales; fails over the size budget)"
 npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
 
 step "unit tests (uvu + happy-dom)"
-node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/unit '\.test\.tsx?$' 2>&1 | tee "$log"
-[ "${PIPESTATUS[0]}" = 0 ] || status=1
-count_uvu
+uvu tests/unit '\.test\.tsx?$'
 
 step "hardware-in-loop tests (YMODEM with lrzsz over ptys, simulated console, one full --simulate loop)"
-node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' 2>&1 | tee "$log"
-[ "${PIPESTATUS[0]}" = 0 ] || status=1
-count_uvu
+uvu tests/hil '\.test\.ts$'
 
 step "browser tests (Playwright + $CHROMIUM against the simulated terminal)"
-npx playwright test -c tests/browser/playwright.config.ts 2>&1 | tee "$log"
-[ "${PIPESTATUS[0]}" = 0 ] || status=1
-count_playwright
+playwright
 
 step "the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits"
-node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/embed '\.test\.ts$' 2>&1 | tee "$log"
-[ "${PIPESTATUS[0]}" = 0 ] || status=1
-count_uvu
+uvu tests/embed '\.test\.ts$'
 for server in lighttpd nginx civetweb; do
   echo "-- the browser through $server (tests tagged @smoke)"
-  FRONT_SERVER=$server npx playwright test -c tests/browser/playwright.config.ts --grep @smoke 2>&1 | tee "$log"
-  [ "${PIPESTATUS[0]}" = 0 ] || status=1
-  count_playwright
+  FRONT_SERVER=$server playwright --grep @smoke
 done
 
-step "the same source on React 19 (dist-react/$brand): sign-in, layout, one screen of each menu group (tests tagged @smoke)"
+step "the same source on React 19 (dist-react/$brand): the tests tagged @smoke"
 if npx tsx build.ts --react --brand "$brand" --no-extract --quiet; then
-  SITE_DIR="dist-react/$brand" npx playwright test -c tests/browser/playwright.config.ts --grep @smoke 2>&1 | tee "$log"
-  [ "${PIPESTATUS[0]}" = 0 ] || status=1
-  count_playwright
+  SITE_DIR="dist-react/$brand" playwright --grep @smoke
 else
   status=1
   failed=$((failed + 1))
