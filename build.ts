@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { normalizeLocale } from './src/i18n/locale.ts';
 import { checkLocales, localeProblems, printLocales } from './build/locales.ts';
 import { annotateAll } from './build/po-comments.ts';
-import { servingProblems } from './build/serving.ts';
+import { cspFor, servingProblems } from './build/serving.ts';
 import { CONFIG_FILE, SERVERS, SERVER_DEFAULTS, serverConf, type ServerKind } from './build/servers.ts';
 import { writeCTable } from './build/c-table.ts';
 
@@ -64,6 +64,8 @@ export interface ManifestFile {
 export interface Manifest {
   brand: string;
   version: string;
+  /** The Content-Security-Policy header a server sends with the set (build/serving.ts cspFor; index.html carries its meta form). */
+  csp: string;
   files: ManifestFile[];
 }
 
@@ -227,9 +229,10 @@ function contractPlugin(): Plugin {
         const contract = await import('./src/api/contract.ts');
         const rules: Record<string, Record<string, object>> = {};
         for (const name of [...callsUsed(undefined, true)].sort()) {
-          const req = (contract.CALLS as Record<string, { method: string; request?: Record<string, { doc?: string; fields?: unknown }> }>)[name]?.request ?? {};
+          const req = (contract.CALLS as Record<string, { method: string; request?: Record<string, { doc?: string; fields?: unknown; format?: string }> }>)[name]?.request ?? {};
           if (!Object.keys(req).length) continue;
-          rules[name] = Object.fromEntries(Object.entries(req).map(([k, f]) => [k, (({ doc, fields, ...rest }) => (void doc, void fields, rest))(f)]));
+          // The calendar check (format) is the device's: the forms check the pattern, the device refuses a day that does not exist (10005 at the field).
+          rules[name] = Object.fromEntries(Object.entries(req).map(([k, f]) => [k, (({ doc, fields, format, ...rest }) => (void doc, void fields, void format, rest))(f as { doc?: string; fields?: unknown; format?: string })]));
         }
         // Field rules repeat (a time, a flag, a date): each distinct one is written once and referred to by number.
         const distinct: string[] = [];
@@ -495,7 +498,8 @@ function hashName(base: string, ext: string, content: Uint8Array): string {
  * (its scripts are in), and so have the catalogue and the logo (they do not
  * hold the load event back). On a thin link the prefetch then never shares
  * it with the login page's files, and is in the browser by the time the
- * password has been typed.
+ * password has been typed. The page's Content-Security-Policy allows this
+ * script by the SHA-256 of the text returned here (indexHtml).
  */
 async function preloadScript(app: AppBuild, logo: string): Promise<string> {
   const data = { l: Object.keys(app.catalogs).join(), h: app.catalogHash, o: app.layout, g: `/${logo}` };
@@ -516,12 +520,16 @@ function indexHtml(opts: {
   colors: Record<string, string>;
   pageData: unknown;
   inline: string;
-}): string {
+}): { html: string; csp: string } {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
   const c = opts.colors;
-  return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width,initial-scale=1">' +
+  const style = `:root{--brand:${c.brand};--brand-ink:${c.brandInk};--side-bg:${c.sidebar}}`;
+  // No 'unsafe-inline': the inline script and style are allowed by the hashes of these exact texts.
+  const inline = { scripts: [opts.inline], styles: [style] };
+  const html =
+    // The policy first: it covers only what comes after it.
+    `<!doctype html><html lang="en"><head><meta http-equiv="Content-Security-Policy" content="${esc(cspFor(inline, 'meta'))}">` +
+    '<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
     `<title>${esc(opts.title)}</title>` +
     `<link rel="icon" href="/${opts.favicon}" type="image/svg+xml">` +
     // The inline script first: a script after a stylesheet waits for it, and this one
@@ -529,11 +537,11 @@ function indexHtml(opts: {
     `<script>${opts.inline}</script>` +
     `<link rel="stylesheet" href="/${opts.css}">` +
     opts.preload.map((p) => `<link rel="modulepreload" href="/${p}">`).join('') +
-    `<style>:root{--brand:${c.brand};--brand-ink:${c.brandInk};--side-bg:${c.sidebar}}</style>` +
+    `<style>${style}</style>` +
     `<script type="application/json" id="console-data">${jsonForScript(opts.pageData)}</script>` +
     `<script type="module" src="/${opts.entry}"></script>` +
-    '</head><body><div id="app"></div><noscript>This console needs JavaScript.</noscript></body></html>\n'
-  );
+    '</head><body><div id="app"></div><noscript>This console needs JavaScript.</noscript></body></html>\n';
+  return { html, csp: cspFor(inline, 'header') };
 }
 
 function kindOf(path: string, catalogs: Record<string, string>): FileKind {
@@ -574,7 +582,7 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
     const favSvg = readFileSync(join(dir, 'favicon.svg'));
     const logo = hashName('logo', 'svg', logoSvg);
     const favicon = hashName('favicon', 'svg', favSvg);
-    const html = indexHtml({
+    const { html, csp } = indexHtml({
       title: conf.title,
       css: app.css,
       entry: app.entry,
@@ -597,7 +605,7 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
     const outDir = join(outRoot, brand);
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
-    const manifest: Manifest = { brand, version: pkg.version, files: [] };
+    const manifest: Manifest = { brand, version: pkg.version, csp, files: [] };
     const names = [...files.keys()].sort();
     const gz = await Promise.all(names.map((n) => gzipAsync(files.get(n)!, { numiterations: 15 })));
     names.forEach((n, i) => {
@@ -631,6 +639,7 @@ function writeEmbedding(o: BuildOptions, siteDir: string, dir: string, manifest:
     const conf = serverConf(kind, {
       brand: manifest.brand,
       version: manifest.version,
+      csp: manifest.csp,
       root: o.serverRoot ?? SERVER_DEFAULTS.root,
       listen: o.listen ?? SERVER_DEFAULTS.listen,
       api: o.api ?? SERVER_DEFAULTS.api,

@@ -1,7 +1,9 @@
 // How a brand's set is served, in one place: the content types, the cache
-// policy, the ETag. The simulator serves by these rules, the generated web
-// server configurations (build/servers.ts) and the C file table
-// (build/c-table.ts) carry them to a terminal's own server.
+// policy, the ETag, the security headers and the Content-Security-Policy.
+// The simulator serves by these rules, the generated web server
+// configurations (build/servers.ts) and the C file table (build/c-table.ts)
+// carry them to a terminal's own server.
+import { createHash } from 'node:crypto';
 
 /** Content type by file extension (what the console ships, and what a brand may add). */
 export const CONTENT_TYPES: ReadonlyMap<string, string> = new Map([
@@ -30,8 +32,57 @@ export const cacheControl = (path: string) => (path === INDEX ? CACHE_REVALIDATE
 /** The ETag of a file: its gzip bytes' SHA-256 (the manifest's sha256), first 128 bits, quoted. */
 export const etagOf = (sha256: string) => `"${sha256.slice(0, 32)}"`;
 
-/** Sent with every file. */
-export const COMMON_HEADERS: ReadonlyArray<[string, string]> = [['X-Content-Type-Options', 'nosniff']];
+/**
+ * Sent with every file: the browser must not guess a type (a device reply
+ * served as a script), and no other site may show the console in a frame
+ * (clickjacking; CSP's frame-ancestors says the same to newer browsers).
+ */
+export const COMMON_HEADERS: ReadonlyArray<[string, string]> = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+];
+
+/** A CSP source for inline code: its text's SHA-256 (UTF-8), exactly as it stands between the tags. */
+export const cspHash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/**
+ * The console's Content-Security-Policy, written once here: index.html
+ * carries the meta form (a server that sends no headers still gets it), the
+ * manifest's `csp` holds the header form, which adds frame-ancestors
+ * (ignored in a meta tag). No 'unsafe-inline': index.html's one inline
+ * script and one inline style are allowed by their hashes (`inline`, the
+ * exact texts), so an injected script or style runs nowhere.
+ *
+ * - default-src 'self': everything else (fetch and XHR to /goform/, the
+ *   app's modules and stylesheets) comes from the terminal itself;
+ * - img-src blob:: the face photo and the test shot are /goform/ replies
+ *   shown through object URLs (URL.createObjectURL); no data: URL is used;
+ * - object-src, base-uri 'none'; form-action 'self' (no form leaves the
+ *   terminal): these do not fall back to default-src.
+ *
+ * Styles the console sets from code go through the CSSOM (element.style),
+ * which CSP does not restrict; it writes no style attribute into markup.
+ */
+export function cspFor(inline: { scripts: string[]; styles: string[] }, form: 'meta' | 'header' = 'header'): string {
+  const own = (list: string[]) => ["'self'", ...list.map(cspHash)].join(' ');
+  const directives = [
+    "default-src 'self'",
+    `script-src ${own(inline.scripts)}`,
+    `style-src ${own(inline.styles)}`,
+    "img-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    ...(form === 'header' ? ["frame-ancestors 'none'"] : []),
+  ];
+  return directives.join(';');
+}
+
+/** The headers every file of a set is sent with: COMMON_HEADERS and, when the set has one (its manifest's csp), the policy. */
+export const securityHeaders = (csp: string | undefined): Array<[string, string]> => [
+  ...COMMON_HEADERS,
+  ...(csp ? [['Content-Security-Policy', csp] as [string, string]] : []),
+];
 
 /** Paths the console's web server hands to the device's API instead of serving a file. */
 export const API_PREFIX = '/goform/';

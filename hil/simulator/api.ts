@@ -3,6 +3,7 @@
 // response fields; errors are thrown as Reply objects with SPEC §8 codes.
 import { randomBytes } from 'node:crypto';
 import { CALLS, type CallName } from '../../src/api/contract.ts';
+import { LOGIN_LOCKED } from '../../src/api/codes.ts';
 import type { DeviceProfile } from './profile.ts';
 import { fail, reject, type CallImpl, type Context, type DeviceState, type Reply } from './types.ts';
 import { AREA_HANDLERS, pairHandlers, seedSettings } from './settings.ts';
@@ -55,9 +56,16 @@ export const IMPLEMENTED: Partial<Record<CallName, CallImpl>> = {
       const password = String(p.password);
       if (!username) reject(40101);
       if (!password) reject(40201);
+      // The illegal-login lock (login-guard.ts): while closed, the password is not even looked at.
+      const closed = ctx.logins.wait(ctx.peer, username, ctx.now());
+      if (closed) reject(LOGIN_LOCKED, 'msg.loginLocked', { wait: closed, minutes: Math.ceil(closed / 60) });
       const admin = ctx.store.get().admin;
-      if (username !== admin.username) reject(40301);
-      if (password !== admin.password) reject(40302);
+      const wrong = username !== admin.username ? 40301 : password !== admin.password ? 40302 : 0;
+      if (wrong) {
+        const wait = ctx.logins.failed(ctx.peer, username, ctx.now());
+        reject(wrong, `err.${wrong}`, wait ? { wait } : {});
+      }
+      ctx.logins.succeeded(ctx.peer, username);
       const token = randomBytes(16).toString('hex');
       ctx.sessions.set(token, { token, user: username, lastUsed: ctx.now() });
       return { token, funs: [...ctx.profile.funs], name: username };

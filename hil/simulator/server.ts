@@ -12,7 +12,9 @@ import { isFileReply, type FileReply, type Upload } from './types.ts';
 import { coerce, validate } from './validate.ts';
 import { loadProfile, type DeviceProfile } from './profile.ts';
 import { Store } from './store.ts';
-import { COMMON_HEADERS, cacheControl, contentType, etagOf } from '../../build/serving.ts';
+import { LoginGuard } from './login-guard.ts';
+import { REQUEST_MAX_BYTES } from '../../src/api/codes.ts';
+import { cacheControl, contentType, etagOf, securityHeaders } from '../../build/serving.ts';
 import { enrolment, upgradeUsers } from './areas/users.ts';
 
 export interface SimulatorOptions {
@@ -49,16 +51,29 @@ export interface Simulator {
 interface Site {
   files: Map<string, { sha256: string }>;
   dir: string;
+  /** The set's Content-Security-Policy header (manifest.json's csp; a set built before it has none). */
+  csp?: string;
 }
 
 function loadSite(dir: string | undefined): Site | null {
   if (!dir || !existsSync(join(dir, 'manifest.json'))) return null;
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files: { path: string; sha256: string }[] };
-  return { dir, files: new Map(manifest.files.map((f) => [f.path, { sha256: f.sha256 }])) };
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { csp?: string; files: { path: string; sha256: string }[] };
+  return { dir, csp: manifest.csp, files: new Map(manifest.files.map((f) => [f.path, { sha256: f.sha256 }])) };
 }
 
-/** Body limit of JSON and form calls; a larger body resets the connection. */
-const MAX_BODY = 1 << 20;
+/** Body limit of JSON and form calls; a larger body is read to its end, thrown away and answered 10101. */
+const MAX_BODY = REQUEST_MAX_BYTES;
+/** UTF-8 or nothing: a body or query with bytes that are not UTF-8 is refused (10005), never stored as U+FFFD. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Whether %-escapes in a query or form body decode to UTF-8 text. */
+function decodable(encoded: string): boolean {
+  try {
+    decodeURIComponent(encoded.replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
+}
 /**
  * Body limit of a multipart call: the largest file it takes (a firmware
  * package for UpdateMachine, else a spreadsheet, the largest of the others)
@@ -134,14 +149,16 @@ function sendFile(res: ServerResponse, file: FileReply['file']): void {
   res.end(file.data);
 }
 
-type Answer = { status: number; reply: Reply; file?: undefined } | { status: 200; file: FileReply['file']; reply?: undefined };
+/** `allow`: the method the call takes, for a 405's Allow header. */
+type Answer = { status: number; reply: Reply; file?: undefined; allow?: string } | { status: 200; file: FileReply['file']; reply?: undefined; allow?: undefined };
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, allow?: string): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
     'Content-Length': Buffer.byteLength(text),
+    ...(allow && { Allow: allow }),
   });
   res.end(text);
 }
@@ -159,6 +176,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   // Date.now read at each call: tests may replace it.
   const now = options.now ?? (() => Date.now());
   const sessions = new Map<string, Session>();
+  // Failed sign-ins per address and user name: memory only, like sessions.
+  let logins = new LoginGuard();
   let site = loadSite(options.siteDir);
   const factory = () => seedState(profile);
   // When the terminal last (re)started: uptime (ExecuteCommand 100) counts from it.
@@ -169,9 +188,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const name = url.pathname.slice(GOFORM_PREFIX.length);
     if (!isCall(name)) return { status: 404, reply: fail(10001, `No such call: ${name}`) };
     const spec: CallSpec = CALLS[name];
-    if (req.method !== spec.method) return { status: 405, reply: fail(10001, `${name} takes ${spec.method}`) };
+    if (req.method !== spec.method) return { status: 405, reply: fail(10001, `${name} takes ${spec.method}`), allow: spec.method };
 
-    const ctx: Context = { profile, store, sessions, now, bootedAt, factory, restart: () => (after.restart = true) };
+    const ctx: Context = { profile, store, sessions, now, bootedAt, factory, peer: req.socket.remoteAddress ?? '', logins, restart: () => (after.restart = true) };
     if (spec.auth) {
       const token = req.headers[HEADERS.token.toLowerCase()];
       const s = typeof token === 'string' ? sessions.get(token) : undefined;
@@ -187,6 +206,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     // No prototype: a request's names (`__proto__`) land on nothing.
     let params: Record<string, unknown> = Object.create(null);
     let fromText = true;
+    if (!decodable(url.search.slice(1))) return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
     if (spec.method === 'GET' || spec.encoding === 'query') {
       for (const [k, v] of url.searchParams) params[k] = v;
     } else if (spec.encoding === 'multipart') {
@@ -198,7 +218,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       params = parsed.params;
       for (const [k, v] of url.searchParams) if (k === TIMESTAMP_PARAM) params[k] = v;
     } else {
-      const body = (await readBody(req, MAX_BODY, false))!.toString('utf8');
+      const raw = await readBody(req, MAX_BODY, true);
+      if (!raw) return { status: 200, reply: fail(10101, 'err.10101', { field: '' }) };
+      let body: string;
+      try {
+        body = utf8.decode(raw);
+      } catch {
+        return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
+      }
+      if (spec.encoding === 'form' && !decodable(body)) return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
       if (spec.encoding === 'json') {
         fromText = false;
         try {
@@ -253,14 +281,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       return;
     }
     const etag = etagOf(entry.sha256);
-    // build/serving.ts: hashed names never change content; index.html is revalidated every time.
+    // build/serving.ts: hashed names never change content; index.html is revalidated every time;
+    // every file carries the security headers (nosniff, X-Frame-Options, the set's policy).
     const headers: Record<string, string> = {
       'Content-Type': contentType(path),
       'Content-Encoding': 'gzip',
       Vary: 'Accept-Encoding',
       ETag: etag,
       'Cache-Control': cacheControl(path),
-      ...Object.fromEntries(COMMON_HEADERS),
+      ...Object.fromEntries(securityHeaders(site.csp)),
     };
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers).end();
@@ -282,9 +311,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         // The reply goes out first; the restart begins once it has been handed to the network (or the client left).
         if (after.restart) res.once('close', () => void restart());
         if (answer.file) sendFile(res, answer.file);
-        else sendJson(res, answer.status, answer.reply);
+        else sendJson(res, answer.status, answer.reply, answer.allow);
       } else if (req.method === 'GET' || req.method === 'HEAD') {
-        serveFile(req, res, url);
+        // A path whose %-escapes are not UTF-8 (/%zz, /%e0%a4%a) names nothing: the request is bad, not the server.
+        if (decodable(url.pathname)) serveFile(req, res, url);
+        else res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request: the path is not valid percent-encoded UTF-8.\n');
       } else {
         res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       }
@@ -327,6 +358,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   let wake: (() => void) | null = null;
   const forget = () => {
     sessions.clear();
+    logins = new LoginGuard();
     const e = enrolment(store);
     e.run = null;
     e.result = null;

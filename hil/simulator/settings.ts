@@ -36,15 +36,23 @@ export function seedSettings(): DeviceState['settings'] {
   return out;
 }
 
+/** Only the fields the contract names, and only own ones: nothing else is stored or answered, ever. */
+function named(values: Readonly<Record<string, unknown>>, fields: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(fields)) if (Object.prototype.hasOwnProperty.call(values, k)) out[k] = values[k];
+  return out;
+}
+
 /** Handlers for every defined pair (the read and the write). */
 export function pairHandlers(): Record<string, CallImpl> {
   const out: Record<string, CallImpl> = {};
   for (const pair of Object.keys(seedSettings())) {
-    out[`Set${pair}`] = { handle: (ctx) => ({ ...(ctx.store.get().settings[pair] ?? seedSettings()[pair]) }) };
+    const fields = (CALLS as Record<string, CallSpec>)[`Get${pair}`].request;
+    out[`Set${pair}`] = { handle: (ctx) => named({ ...seedSettings()[pair], ...ctx.store.get().settings[pair] }, fields) };
     out[`Get${pair}`] = {
       async handle(ctx, p) {
         await ctx.store.update((s) => {
-          s.settings[pair] = { ...(s.settings[pair] ?? seedSettings()[pair]), ...p };
+          s.settings[pair] = named({ ...seedSettings()[pair], ...s.settings[pair], ...p }, fields);
         });
         return {};
       },

@@ -2,12 +2,39 @@
 // atomically (temp file, fsync, rename, fsync of the folder), so a crash at
 // any moment leaves either the old or the new state, never a torn file.
 // A change is acknowledged only after its write has completed.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
+
+const tempName = (file: string, pid: number | string) => join(dirname(file), `.${basename(file)}.${pid}.tmp`);
+
+/**
+ * Temporary files a killed writer left beside `file` (a kill or power cut
+ * between write and rename): removed at start, so they never pile up. The file
+ * itself is whole (the rename is atomic), so nothing in them is needed.
+ */
+export function removeLeftovers(file: string): string[] {
+  if (!existsSync(dirname(file))) return [];
+  const pattern = new RegExp(`^\\.${basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.tmp$`);
+  // A writer that is still running (this process, or another on the same store) keeps its file.
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  };
+  const gone = readdirSync(dirname(file)).filter((n) => {
+    const m = pattern.exec(n);
+    return m !== null && !alive(Number(m[1]));
+  });
+  for (const n of gone) rmSync(join(dirname(file), n), { force: true });
+  return gone;
+}
 
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const tmp = tempName(file, process.pid);
   const fd = openSync(tmp, 'w', 0o600);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
@@ -34,6 +61,7 @@ export class Store<T extends object> {
     readonly file: string,
     seed: () => T,
   ) {
+    removeLeftovers(file);
     if (existsSync(file)) {
       this.state = { ...seed(), ...(JSON.parse(readFileSync(file, 'utf8')) as T) };
     } else {

@@ -1,6 +1,7 @@
 // What the simulator's areas and its API table share: the device state, the
 // handler context and shape, and how a handler answers an error. The areas
 // import this, not api.ts, so nothing imports back the module that imports it.
+import type { LoginGuard } from './login-guard.ts';
 import type { DeviceProfile } from './profile.ts';
 import type { Store } from './store.ts';
 
@@ -81,6 +82,10 @@ export interface Context {
    * restartMs, every session ends, then it answers again on the same address.
    */
   restart: () => void;
+  /** The requester's address (the login lock counts per address). */
+  peer: string;
+  /** Failed sign-ins (login-guard.ts); in memory, cleared by a restart. */
+  logins: LoginGuard;
 }
 
 /** A file that arrived in a multipart body. */

@@ -23,6 +23,8 @@ export function coerce(raw: Record<string, unknown>, fields: Fields, fromText: b
   const set = (k: string, value: unknown) => Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
   for (const [k, v] of Object.entries(raw)) {
     const f = own(fields, k) ? fields[k] : undefined;
+    // An empty form or query field of a non-text kind is an absent one (a form's empty number box).
+    if (v === '' && f && f.kind !== 'string') continue;
     if (typeof v !== 'string' || !f) {
       set(k, v);
       continue;
@@ -39,13 +41,35 @@ export function coerce(raw: Record<string, unknown>, fields: Fields, fromText: b
   return out;
 }
 
+/**
+ * Control characters (C0, DEL, C1): a C firmware stores text as C strings and
+ * shows it on a small screen; NUL would cut it, the others garble it. No
+ * field of the contract takes them.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** Half of a surrogate pair alone ("\ud800" in JSON): no text, UTF-8 cannot carry it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const badText = (s: string) => CONTROL.test(s) || LONE_SURROGATE.test(s);
+
+/** A date (YYYY-MM-DD) or date and time (YYYY-MM-DD HH:MM) that exists: not 2031-02-30. */
+export function realMoment(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}))?$/.exec(v);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(2000, mo - 1, d));
+  t.setUTCFullYear(y);
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && (m[4] === undefined || (Number(m[4]) < 24 && Number(m[5]) < 60));
+}
+
 function checkValue(v: unknown, f: Field, path: string): Invalid | null {
   const bad: Invalid = { code: 10005, field: path };
   switch (f.kind) {
     case 'string':
       if (typeof v !== 'string') return bad;
+      if (badText(v)) return bad;
       if (f.maxLength !== undefined && v.length > f.maxLength) return bad;
       if (f.pattern && !new RegExp(f.pattern).test(v)) return bad;
+      if (f.format && v !== '' && !realMoment(v)) return bad;
       break;
     case 'int':
       if (typeof v !== 'number' || !Number.isInteger(v)) return bad;
@@ -56,7 +80,7 @@ function checkValue(v: unknown, f: Field, path: string): Invalid | null {
       if (v !== 0 && v !== 1) return bad;
       break;
     case 'strings':
-      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) return bad;
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || badText(x))) return bad;
       break;
     case 'object':
       if (typeof v !== 'object' || v === null || Array.isArray(v)) return bad;
@@ -77,11 +101,18 @@ function checkValue(v: unknown, f: Field, path: string): Invalid | null {
   return null;
 }
 
-/** First problem with a request, or null when it fits the contract. */
+/**
+ * First problem with a request, or null when it fits the contract. `null` is
+ * no value of any kind: refused (10005) wherever it stands, so a read never
+ * answers null where docs/API.md promises a number or a text.
+ */
 export function validate(params: Record<string, unknown>, fields: Fields, prefix = ''): Invalid | null {
   for (const [name, f] of Object.entries(fields)) {
     const v = own(params, name) ? params[name] : undefined;
-    if (v === undefined || v === null || v === '') {
+    if (v === null) return { code: 10005, field: prefix + name };
+    // "" is text: for a field of another kind in JSON it is no value of that kind (coerce() drops it from text encodings).
+    if (v === '' && f.kind !== 'string' && f.optional) return { code: 10005, field: prefix + name };
+    if (v === undefined || v === '') {
       if (f.optional) continue;
       // An empty string is a value for text fields; only absence is "missing" there.
       if (v === '' && f.kind === 'string') {

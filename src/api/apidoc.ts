@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALLS, ENVELOPE, GOFORM_PREFIX, HEADERS, REQUEST_TIMEOUT_MS, TIMESTAMP_PARAM, type CallSpec, type Field, type Fields } from './contract.ts';
 import { CODE_MESSAGES, MESSAGES } from './errors.ts';
-import { ADDED_CODES, FW_CHECKSUM, FW_NOT_NEWER, UNKNOWN_COMMAND } from './codes.ts';
+import { ADDED_CODES, FW_CHECKSUM, FW_NOT_NEWER, LOGIN_LOCKED, LOGIN_LOCK_RULES, REQUEST_MAX_BYTES, UNKNOWN_COMMAND } from './codes.ts';
 import { COMMANDS, FIRMWARE_MAX_BYTES, PACKAGE } from './maintenance.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -52,6 +52,62 @@ function fieldTable(title: string, fields: Fields): string[] {
 }
 
 /** The firmware package's layout and rules (UpdateMachine), from PACKAGE. */
+/** What a device must refuse (issue 13): the rules the simulator keeps and the fuzz test checks. */
+function refuseSection(): string[] {
+  const r = LOGIN_LOCK_RULES;
+  const waits: number[] = [];
+  for (let n = r.free + 1; n < r.lockAfter; n++) waits.push(Math.min(r.firstWaitS * 2 ** (n - r.free - 1), r.maxWaitS));
+  return [
+    '## What a device must refuse',
+    '',
+    'The simulated terminal keeps every rule below, and the contract fuzz test (`npm test`; README, "Fuzzing the API")',
+    'checks them on any terminal. Each refusal is an envelope (HTTP 200 unless said), never a 5xx, a reset or a hang, and',
+    'a refused write changes nothing: the read afterwards answers exactly what it answered before.',
+    '',
+    '| the request has | the answer |',
+    '|---|---|',
+    '| a field the call does not list, built-in object names included (`toString`, `valueOf`, `constructor`, `__proto__`) | 10005 naming it. Nothing the contract does not name is ever stored or answered. |',
+    '| `null` for any field, required or optional | 10005 naming it: a read never answers null where a number or text is promised |',
+    '| a required field missing (absent; or empty, except for text fields) | 10003 naming it |',
+    '| a value of another kind, outside `min`/`max`, longer than `maxLength`, off its `pattern` or not one of its `values` | 10005 naming it |',
+    '| a control character (U+0000 to U+001F, U+007F to U+009F) in any text, or half of a UTF-16 surrogate pair (`"\\ud800"` in JSON) | 10005 naming the field: C firmware cuts text at NUL, and no field of this contract takes control characters |',
+    '| a date or date and time (a field with a date format) that does not exist, such as 2031-02-30 or 2030-02-29 | 10005 naming it |',
+    '| a body or query that is not UTF-8, or %-escapes that do not decode to UTF-8 | 10005 with `field` empty: never stored as U+FFFD |',
+    '| a body that is not the call\'s encoding (not JSON, or JSON that is not an object; a multipart body that does not parse) | 10005 with `field` empty |',
+    `| a JSON or URL-encoded body over ${REQUEST_MAX_BYTES} bytes (1 MiB); a multipart body over its file limit and 64 KiB | read to its end, then 10101 with \`field\` empty (a multipart call names its file field) |`,
+    '| a call with the other method | HTTP 405 with `Allow` naming the call\'s method, envelope 10001 |',
+    '| a path under `/goform/` that is no call | HTTP 404, envelope 10001 |',
+    '| a file path whose %-escapes are not UTF-8 (`/%zz`, `/%e0%a4%a`) | HTTP 400 |',
+    '| a token that is missing or unknown (calls that need a session) | 10002 |',
+    '',
+    '### Sign-in attempts',
+    '',
+    `\`chklogin\` limits password guessing with state a terminal can afford: a counter and a deadline per source address and`,
+    `typed user name, and one per address (at most ${r.maxEntries} entries in all; past it the oldest that is not closed is dropped).`,
+    '',
+    `- The first ${r.free} wrong passwords (or unknown user names) for an address and user name cost nothing. Each further one`,
+    `  closes sign-in for that pair for ${waits.join(', ')} s in turn; the ${r.lockAfter}th locks it for ${r.lockS / 60} minutes.`,
+    `- The address counts too, whatever the user name: ${r.addressFree} free, then the same waits, and the ${r.addressLockAfter}th locks the`,
+    `  address for ${r.lockS / 60} minutes, so made-up user names do not get round the lock.`,
+    `- While closed, \`chklogin\` answers ${LOGIN_LOCKED} (\`msg.loginLocked\`) with \`wait\`, the seconds left, and \`minutes\`, the same rounded up,`,
+    '  without looking at the password. The wrong password that closes it answers its own code (40301 or 40302) with `wait`.',
+    '- Nothing waits on the device: no reply is held, no timer runs. A right password resets its address and user name;',
+    `  a pair with no wrong password for ${r.forgetS / 60} minutes starts again from nothing.`,
+    `- Nothing locks for good: the longest lock is ${r.lockS / 60} minutes, and restarting the terminal clears every lock (the`,
+    '  administrator\'s last resort). A lock from one address never closes sign-in from another, so an attacker on the',
+    '  network cannot lock the administrator out from every place.',
+    '- Not covered: guessing spread over many addresses. The six-digit password space needs about a million guesses;',
+    `  at ${r.lockAfter} every ${r.lockS / 60} minutes per address that is years per address.`,
+    '',
+    '### Headers with the console\'s files',
+    '',
+    'A device\'s web server should send, with `index.html` at least, the console\'s Content-Security-Policy as a header',
+    '(`manifest.json` holds it; the page carries it as a meta tag too, but `frame-ancestors` works only as a header),',
+    '`X-Frame-Options: DENY` and `X-Content-Type-Options: nosniff` (docs/EMBEDDING.md lists every header and why).',
+    '',
+  ];
+}
+
 function packageSection(): string[] {
   const [modelAt, modelLen] = PACKAGE.model;
   const [versionAt, versionLen] = PACKAGE.firmware;
@@ -200,6 +256,7 @@ export function renderApiDoc(): string {
     '(finger screens), `wifi`, `bluetooth`, `mqtt`, `cloud`, `wiegand`, `print`, `thermometry`. The keys `face`, `iris`, `card`',
     'and `report` are reserved for the screens that use them. Routes themselves only require a session (SPEC §6).',
     '',
+    ...refuseSection(),
     ...packageSection(),
     ...commandSection(),
   ];

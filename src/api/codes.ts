@@ -18,6 +18,31 @@ export const ENROLL_TIMEOUT = 40502;
 /** Another enrolment is running on the terminal. */
 export const ENROLL_BUSY = 40504;
 
+/** Sign-in is closed for a while after wrong passwords (the illegal-login lock); the reply's `wait` says for how many seconds. */
+export const LOGIN_LOCKED = 40303;
+
+/** The illegal-login lock's numbers (hil/simulator/login-guard.ts does it; docs/API.md, "Sign-in attempts", says it). */
+export const LOGIN_LOCK_RULES = {
+  /** Wrong passwords that cost nothing. */
+  free: 3,
+  /** The first wait after them, doubled at each further wrong password, up to maxWaitS. */
+  firstWaitS: 1,
+  maxWaitS: 32,
+  /** This many wrong passwords in a row lock the pair for lockS. */
+  lockAfter: 10,
+  lockS: 15 * 60,
+  /** A pair with no wrong password for this long starts again from nothing. */
+  forgetS: 15 * 60,
+  /** The same for an address whatever the user name: more room, the same waits. */
+  addressFree: 10,
+  addressLockAfter: 30,
+  /** Entries remembered (about 64 bytes each on a device); past it the oldest open one is dropped. */
+  maxEntries: 256,
+} as const;
+
+/** Largest JSON or URL-encoded request body; a larger one is read to its end and answered 10101. */
+export const REQUEST_MAX_BYTES = 1 << 20;
+
 /** ExecuteCommand was sent a code that is not on the device's list (/cmd). */
 export const UNKNOWN_COMMAND = 10006;
 /** A firmware package whose payload does not match its SHA-256. */
@@ -34,6 +59,13 @@ export interface AddedCode {
 }
 
 export const ADDED_CODES: readonly AddedCode[] = [
+  {
+    code: LOGIN_LOCKED,
+    msg: /*i18n*/ 'msg.loginLocked',
+    calls: ['chklogin'],
+    meaning: 'Too many wrong passwords from this address for this user name (or from this address at all): sign-in is closed for `wait` seconds, whatever the password. See "Sign-in attempts".',
+    console: 'Shows the message with the reply\'s `minutes`, by the sign-in form; what was typed stays.',
+  },
   {
     code: ADD_LIMIT,
     msg: 'msg.addUpToLimit',

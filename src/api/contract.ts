@@ -103,6 +103,12 @@ export const CALLS = {
       token: { kind: 'string', doc: 'Session token; the console sends it back in the X-Token header.' },
       funs,
       name: { kind: 'string', doc: 'Display name of the signed-in administrator.' },
+      wait: {
+        kind: 'int',
+        optional: true,
+        doc: 'With 40303, and with 40301 or 40302 once the wrong one closed sign-in: the seconds before this address may try again (see "Sign-in attempts").',
+      },
+      minutes: { kind: 'int', optional: true, doc: 'With 40303: the same wait in whole minutes, rounded up; the message msg.loginLocked shows it.' },
     },
   },
   logout: {

@@ -50,11 +50,13 @@ function known(id: string): boolean {
 /**
  * The text to show for a failed reply (SPEC §8): the catalogue message for a
  * code in the table; otherwise the message keyed by `msg` when the catalogue
- * has it, else `msg` as plain device text; otherwise "Failed".
+ * has it (its placeholders filled from the reply's fields), else `msg` as
+ * plain device text; otherwise "Failed".
  */
-export function messageFor(code: number | string, msg?: string): string {
+export function messageFor(code: number | string, msg?: string, reply?: Record<string, unknown>): string {
   const id = typeof code === 'number' ? CODE_MESSAGES[code] : undefined;
   if (id) return i18n._(id);
-  if (msg) return known(msg) ? i18n._(msg) : msg;
+  // A catalogue message may name reply fields ({minutes} of the login lock); they fill it as text.
+  if (msg) return known(msg) ? i18n._(msg, reply) : msg;
   return i18n._(MESSAGES.failed);
 }

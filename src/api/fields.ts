@@ -23,10 +23,20 @@ export interface Field {
   readonly pattern?: string;
   /** The only values accepted. */
   readonly values?: readonly (string | number)[];
+  /**
+   * A text naming a moment, which must exist as well as match the pattern:
+   * `date` YYYY-MM-DD, `datetime` YYYY-MM-DD HH:MM (2031-02-30 is refused, 10005).
+   */
+  readonly format?: 'date' | 'datetime';
   readonly fields?: Readonly<Record<string, Field>>;
 }
 
 export type Fields = Readonly<Record<string, Field>>;
+
+/** A day, YYYY-MM-DD: the pattern, and format 'date' for the calendar (the day must exist). */
+export const DAY_PATTERN = '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$';
+/** A day or nothing. */
+export const DAY_OR_EMPTY_PATTERN = `^$|${DAY_PATTERN}`;
 
 export type Area =
   | 'Session'

@@ -2,10 +2,10 @@
 // the hidden routes, §3 Record / Report row / Temperature filter, §4, §7
 // Maintenance and data). SPEC names the calls and leaves their fields open;
 // every choice below is this contract's, and each `doc` says what it is.
-import type { CallSpec, Field, Fields } from './fields.ts';
+import { DAY_OR_EMPTY_PATTERN, DAY_PATTERN, type CallSpec, type Field, type Fields } from './fields.ts';
 
-const DATE = '^$|^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$';
-const DAY = '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$';
+const DATE = DAY_OR_EMPTY_PATTERN;
+const DAY = DAY_PATTERN;
 
 /** Largest firmware package UpdateMachine takes (10101 above it). */
 export const FIRMWARE_MAX_BYTES = 16 * 1024 * 1024;
@@ -55,8 +55,8 @@ const anyUser = { ...userId, optional: true, pattern: '^$|^[1-9][0-9]{0,9}$', do
 
 const recordSearch = {
   UserID: anyUser,
-  Start: { kind: 'string', optional: true, pattern: DATE, doc: 'First day, YYYY-MM-DD (device time); empty: from the oldest record.' },
-  End: { kind: 'string', optional: true, pattern: DATE, doc: 'Last day, YYYY-MM-DD, included; empty: to the newest. Before Start: 10005 naming End.' },
+  Start: { kind: 'string', optional: true, pattern: DATE, format: 'date', doc: 'First day, YYYY-MM-DD (device time); empty: from the oldest record.' },
+  End: { kind: 'string', optional: true, pattern: DATE, format: 'date', doc: 'Last day, YYYY-MM-DD, included; empty: to the newest. Before Start: 10005 naming End.' },
 } as const satisfies Fields;
 
 const time = { kind: 'string', pattern: '^$|^([01][0-9]|2[0-3]):[0-5][0-9]$', doc: '' } as const satisfies Field;
@@ -70,8 +70,8 @@ const record = {
 
 const reportSearch = {
   UserID: anyUser,
-  Start: { kind: 'string', pattern: DAY, doc: 'First day of the period, YYYY-MM-DD.' },
-  End: { kind: 'string', pattern: DAY, doc: `Last day, included; not before Start, and the period at most ${REPORT_MAX_DAYS} days in all, Start and End included (10005 naming End).` },
+  Start: { kind: 'string', pattern: DAY, format: 'date', doc: 'First day of the period, YYYY-MM-DD.' },
+  End: { kind: 'string', pattern: DAY, format: 'date', doc: `Last day, included; not before Start, and the period at most ${REPORT_MAX_DAYS} days in all, Start and End included (10005 naming End).` },
 } as const satisfies Fields;
 
 const reportRow = {

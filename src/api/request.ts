@@ -184,7 +184,7 @@ export function handleReply(reply: unknown, expect?: readonly number[]): Envelop
       $superLogin.set(true);
       throw new GoformError(code, messageFor(code, reply.msg), false, reply);
     default: {
-      const text = messageFor(code, reply.msg);
+      const text = messageFor(code, reply.msg, reply as unknown as Record<string, unknown>);
       notify('error', text);
       throw new GoformError(code, text, true, reply);
     }

@@ -1,9 +1,9 @@
 // The Users calls (SPEC §3 User, §5, §7 Users): fields, ranges and the
 // choices SPEC leaves open, written once. The console, the simulated
 // terminal and docs/API.md all read them from here.
-import type { CallSpec, Field, Fields } from './fields.ts';
+import { DAY_OR_EMPTY_PATTERN, type CallSpec, type Field, type Fields } from './fields.ts';
 
-const DATE = '^$|^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$';
+const DATE = DAY_OR_EMPTY_PATTERN;
 
 /** Largest face photo the simulated terminal takes (10101 above it). */
 export const PHOTO_MAX_BYTES = 200 * 1024;
@@ -31,8 +31,8 @@ export const USER_FIELDS = {
   Group: { kind: 'int', values: [0, 1], doc: 'Time-zone group: 0 NC (always closed), 1 NO (always open).' },
   IdentifyMode: { kind: 'int', values: [0, 1, 2, 3, 4, 5, 6], doc: 'How this user is identified: 0 the device default (SetIdentifyParam), 1 fingerprint, 2 face, 3 card, 4 card and fingerprint, 5 card and face, 6 card and password.' },
   Shift: { kind: 'int', min: 0, max: 8, doc: 'Shift the user follows, 1 to 8 (SetShiftsInfo); 0 none.' },
-  AccessBegin: { kind: 'string', optional: true, pattern: DATE, doc: 'First day the user may pass, YYYY-MM-DD; empty: no limit.' },
-  AccessEnd: { kind: 'string', optional: true, pattern: DATE, doc: 'Last day the user may pass, YYYY-MM-DD, not before AccessBegin (10005 naming AccessEnd); empty: no limit.' },
+  AccessBegin: { kind: 'string', optional: true, pattern: DATE, format: 'date', doc: 'First day the user may pass, YYYY-MM-DD; empty: no limit.' },
+  AccessEnd: { kind: 'string', optional: true, pattern: DATE, format: 'date', doc: 'Last day the user may pass, YYYY-MM-DD, not before AccessBegin (10005 naming AccessEnd); empty: no limit.' },
 } as const satisfies Fields;
 
 /** What the device reports about a user's enrolment (read only). */
@@ -64,8 +64,8 @@ export const USER_CALLS = {
       Page: { kind: 'int', min: 1, doc: 'Page number from 1. A page past the end answers an empty List with the real Total.' },
       PageSize: { kind: 'int', values: [10, 20, 50, 100], doc: 'Users per page.' },
       UserID: { kind: 'string', optional: true, pattern: '^[0-9]{0,10}$', doc: 'Search by user ID: only IDs that start with these digits.' },
-      Start: { kind: 'string', optional: true, pattern: DATE, doc: 'Search by time: only users whose access period (AccessBegin to AccessEnd) reaches this day or later. A user with no AccessEnd always does.' },
-      End: { kind: 'string', optional: true, pattern: DATE, doc: 'Search by time: only users whose access period starts on or before this day. A user with no AccessBegin always does.' },
+      Start: { kind: 'string', optional: true, pattern: DATE, format: 'date', doc: 'Search by time: only users whose access period (AccessBegin to AccessEnd) reaches this day or later. A user with no AccessEnd always does.' },
+      End: { kind: 'string', optional: true, pattern: DATE, format: 'date', doc: 'Search by time: only users whose access period starts on or before this day. A user with no AccessBegin always does.' },
     },
     response: {
       Total: { kind: 'int', doc: 'Users that match the search, on every page.' },
@@ -128,7 +128,7 @@ export const USER_CALLS = {
     path: 'regfp',
     area: 'Users',
     purpose:
-      'Start fingerprint enrolment of one finger on the terminal; the person places the finger there. Then poll getOnlineEnrollStatus. Enrolling a finger that is enrolled replaces it. 10004 (field Finger) when MaxFP templates exist; 40504 while another enrolment runs; 10005 naming Finger on a device without fingerprints.',
+      'Start fingerprint enrolment of one finger on the terminal; the person places the finger there. Then poll getOnlineEnrollStatus. Enrolling a finger that is enrolled replaces it. 40401 when no user has that UserID; 10004 (field Finger) when MaxFP templates exist; 40504 while another enrolment runs; 10005 naming Finger on a device without fingerprints.',
     encoding: 'json',
     auth: true,
     request: { UserID: one.UserID, Finger: finger },

@@ -2,7 +2,7 @@
 // chosen device profile) serving the built console, and an axe-core check.
 import { test as base, expect, type APIRequestContext, type Page } from 'playwright/test';
 import { CALLS, type CallName } from '../../src/api/contract.ts';
-import { appendFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -103,7 +103,8 @@ interface AxeResult {
 
 /** axe-core on the page as it is now: serious or critical violations fail the test. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  // Evaluated, not added as a <script>: the console's Content-Security-Policy blocks inline scripts (page.addScriptTag).
+  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
   const result = (await page.evaluate(() => (window as unknown as { axe: { run: (o: object) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }))) as AxeResult;
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

@@ -3,8 +3,9 @@
 // in front of the simulated terminal. Over plain HTTP (no decompression by the
 // client): every file's type, encoding, cache policy and bytes; index.html
 // for unknown paths; revalidation; a client without gzip; /goform/ reaching
-// the API with a firmware-sized body; and, for the servers that read a file
-// system, the symlink swap the harness installs with.
+// the API with a firmware-sized body; the security headers (the set's
+// Content-Security-Policy, X-Frame-Options); and, for the servers that read a
+// file system, the symlink swap the harness installs with.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request } from 'node:http';
@@ -20,7 +21,7 @@ import { FRONT_KINDS, startFront, type Front, type FrontKind } from './servers.t
 const ROOT = resolve(import.meta.dirname, '../..');
 const brand = JSON.parse(readFileSync(join(ROOT, 'brands/index.json'), 'utf8')).default as string;
 const SITE = resolve(process.env.SITE_DIR ?? join(ROOT, 'dist', brand));
-const manifest = JSON.parse(readFileSync(join(SITE, 'manifest.json'), 'utf8')) as { files: { path: string; sha256: string; bytes: number }[] };
+const manifest = JSON.parse(readFileSync(join(SITE, 'manifest.json'), 'utf8')) as { csp: string; files: { path: string; sha256: string; bytes: number }[] };
 const index = manifest.files.find((f) => f.path === 'index.html')!;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -67,7 +68,7 @@ function serverSuite(kind: FrontKind): void {
     await sim?.close();
   });
 
-  t('every file of the set: its content type, gzip, its cache policy, the very bytes the build made', async () => {
+  t('every file of the set: its content type, gzip, its cache policy, the security headers, the very bytes the build made', async () => {
     for (const f of manifest.files) {
       const r = await raw(`${front.url}/${f.path}`, { headers: GZIP });
       assert.is(r.status, 200, f.path);
@@ -75,10 +76,23 @@ function serverSuite(kind: FrontKind): void {
       assert.is(r.headers['content-encoding'], 'gzip', `${f.path} encoding`);
       assert.is(r.headers['cache-control'], cacheControl(f.path), `${f.path} cache`);
       assert.is(r.headers['x-content-type-options'], 'nosniff', `${f.path} nosniff`);
+      assert.is(r.headers['x-frame-options'], 'DENY', `${f.path} X-Frame-Options`);
+      assert.is(r.headers['content-security-policy'], manifest.csp, `${f.path}: the manifest's policy`);
       assert.match(String(r.headers.vary), /Accept-Encoding/i, `${f.path} vary`);
       assert.ok(r.headers.etag, `${f.path} etag`);
       assert.is(sha(r.body), f.sha256, `${f.path}: the bytes the build wrote`);
       assert.is(gunzipSync(r.body).length, f.bytes, `${f.path} inflates to its size`);
+    }
+    // index.html, at / and at a deep link: the header policy (with frame-ancestors) and the same policy, less it, in the page.
+    assert.match(manifest.csp, /(^|;)frame-ancestors 'none'(;|$)/);
+    assert.not.match(manifest.csp, /unsafe-inline/);
+    for (const path of ['/', '/user/userList']) {
+      const r = await raw(front.url + path, { headers: GZIP });
+      assert.is(r.headers['content-security-policy'], manifest.csp, path);
+      assert.is(r.headers['x-frame-options'], 'DENY', path);
+      const meta = /^<!doctype html><html[^>]*><head><meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(gunzipSync(r.body).toString());
+      assert.ok(meta, `${path}: the policy is the first thing in <head>`);
+      assert.is(meta![1], manifest.csp.replace(/;frame-ancestors 'none'/, ''), `${path}: the meta policy is the header's less frame-ancestors`);
     }
   });
 

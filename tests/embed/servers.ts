@@ -125,8 +125,8 @@ export async function startFront(kind: FrontKind, siteDir: string, api: string):
   ownDir(base);
   const root = install(siteDir, base);
   const port = await freePort();
-  const manifest = JSON.parse(readFileSync(join(siteDir, 'manifest.json'), 'utf8')) as { brand: string; version: string };
-  const options = { brand: manifest.brand, version: manifest.version, root, listen: `127.0.0.1:${port}`, api };
+  const manifest = JSON.parse(readFileSync(join(siteDir, 'manifest.json'), 'utf8')) as { brand: string; version: string; csp?: string };
+  const options = { brand: manifest.brand, version: manifest.version, csp: manifest.csp, root, listen: `127.0.0.1:${port}`, api };
   let child: ChildProcess;
   if (kind === 'lighttpd') {
     const conf = join(base, CONFIG_FILE.lighttpd);

@@ -261,8 +261,8 @@ s('Start and End are days, both included; with a user too', async () => {
     { Time: '2026-11-02 08:57:12', UserID: '1', UserName: 'Ana García', Status: 0 },
   ]);
   assert.equal([FIXTURE.UserID, FIXTURE.Start, FIXTURE.End], [week.UserID, week.Start, week.End]);
-  // A day the calendar does not have matches nothing (the pattern lets it through).
-  assert.is((await d.call('searchrecord', { Page: 1, PageSize: 10, Start: '2026-02-30', End: '2026-02-31' })).Total, 0);
+  // A day the calendar does not have is refused (docs/API.md, "What a device must refuse"), not searched for.
+  assert.equal(await d.call('searchrecord', { Page: 1, PageSize: 10, Start: '2026-02-30', End: '2026-02-31' }), err(10005, 'Start'));
 });
 
 s('End before Start: 10005 naming End, in every records call', async () => {

@@ -746,23 +746,24 @@ sheets('csv import: UTF-8 with a BOM, CRLF, quotes; every cell read as text (lea
       '30003,"Quote ""Q""",,' + pin + ',,,,\r\n' + // 5: 40405
       ',,,,,,,\r\n' + // 6: empty, skipped
       '\r\n' + // 7: empty, skipped
-      '30004,"Multi\nline",,,,,,\r\n' + // 8: 10005 UserName? no: a newline is a character; good
+      '30004,"Multi\nline",,,,,,\r\n' + // 8: 10005 UserName: a line break is a control character (docs/API.md, "What a device must refuse")
       '30005,Late,,,,,,2026-02-30x\r\n' + // 9: 10005 AccessBegin
       '30006,Ивана Петрова,123,00001234,0,0,0,\r\n'; // 10: good
     const r = await d.upload('GetExcelAddUser', file(csv, 'users.csv'));
     assert.equal(r, {
       retvalue: 0,
-      Added: 3,
+      Added: 2,
       Refused: [
         { Row: 3, Field: 'UserID', Code: 40401, Msg: 'err.40401' },
         { Row: 4, Field: 'CardNo', Code: 10005, Msg: 'err.10005' },
         { Row: 5, Field: 'Password', Code: 40405, Msg: 'err.40405' },
+        { Row: 8, Field: 'UserName', Code: 10005, Msg: 'err.10005' },
         { Row: 9, Field: 'AccessBegin', Code: 10005, Msg: 'err.10005' },
       ],
-      RefusedCount: 4,
+      RefusedCount: 5,
     });
     assert.equal(d.user('30001'), { UserID: '30001', UserName: 'Doe, Jane', Password: '', CardNo: '0', CardType: 1, Admin: 0, Group: 1, IdentifyMode: 0, Shift: 2, AccessBegin: '2026-02-03', AccessEnd: '', Face: 0, FPMask: 0, Photo: 0 });
-    assert.is(d.user('30004')!.UserName, 'Multi\nline');
+    assert.is(d.user('30004'), undefined);
     assert.equal([d.user('30006')!.UserName, d.user('30006')!.CardNo, d.user('30006')!.Password], ['Ивана Петрова', '123', '00001234']);
     assert.is(JSON.stringify(d.user('7')), seven, 'user 7 untouched');
   } finally {
@@ -808,7 +809,9 @@ sheets('import stops at MaxUser: the rows past it are refused with 10004', async
 sheets('export: one sheet "Users", the header without Password, a row per user; text stays text, never a formula', async () => {
   const d = await device({ seedUsers: 40 });
   try {
-    const hostile = ['=HYPERLINK("http://x","y")', '<img src=x onerror=alert(1)>', '+1+2', '-3', '@SUM(A1)', '\t=1'];
+    const hostile = ['=HYPERLINK("http://x","y")', '<img src=x onerror=alert(1)>', '+1+2', '-3', '@SUM(A1)', ' =1'];
+    // A tab (or any control character) never gets in at all.
+    assert.equal(await d.call('adduser', person('99', { UserName: '\t=1' })), { retvalue: 10005, msg: 'err.10005', field: 'UserName' });
     for (const [i, UserName] of hostile.entries()) assert.equal(await d.call('adduser', person(String(100 + i), { UserName, CardNo: i === 0 ? '0' : '', Password: '9999' + i })), { retvalue: 0 });
     const res = await d.raw('ExportUserAll');
     assert.is(res.status, 200);

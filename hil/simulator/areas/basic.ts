@@ -43,7 +43,7 @@ const tzMs = (tz: unknown) => {
 const pad = (n: number) => String(n).padStart(2, '0');
 function wallClock(ms: number) {
   const d = new Date(ms);
-  return { Date: `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`, Time: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}` };
+  return { Date: `${String(d.getUTCFullYear()).padStart(4, '0')}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`, Time: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}` };
 }
 const deviceMs = (ctx: Context, dt: Params) => ctx.now() + Number(dt.ClockOffset ?? 0) + tzMs(dt.TimeZone);
 
@@ -159,7 +159,7 @@ export const handlers: Record<string, CallImpl> = {
         if (!same) offset = Date.parse(`${p.Date}T${p.Time}:00Z`) - tzMs(p.TimeZone) - ctx.now();
       }
       await save(ctx, 'TimeParam', { DateFormat: p.DateFormat, TimeFormat: p.TimeFormat });
-      await save(ctx, 'DateTimeParam', { Mode: p.Mode, NtpServer: p.NtpServer ?? '', TimeZone: p.TimeZone, ClockOffset: offset });
+      await save(ctx, 'DateTimeParam', { Mode: p.Mode, NtpServer: p.NtpServer ?? dt.NtpServer ?? '', TimeZone: p.TimeZone, ClockOffset: offset });
       return {};
     },
   },

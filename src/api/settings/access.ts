@@ -11,6 +11,7 @@ const name = { kind: 'string', maxLength: 16, pattern: '^.*\\S.*$', doc: 'Name, 
 const dateTime = {
   kind: 'string',
   pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01]) ([01]\\d|2[0-3]):[0-5]\\d$',
+  format: 'datetime',
   doc: '',
 } as const satisfies Field;
 

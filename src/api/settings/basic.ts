@@ -1,7 +1,7 @@
 // Basic setup pairs (SPEC §2 Basic setup, §3 Device and settings), and the
 // Wiegand pairing and Wiegand / Bluetooth authorization calls (SPEC §3, §4, §7).
 // Where SPEC does not show a field, the choice is said in its `doc`.
-import { pair, type CallSpec, type Field, type Fields } from '../fields.ts';
+import { DAY_PATTERN, pair, type CallSpec, type Field, type Fields } from '../fields.ts';
 
 
 const HHMM = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
@@ -87,7 +87,7 @@ export const BASIC_PAIRS = {
   }),
   ...pair('DateTimeParam', 'Basic setup', 'date and time', {
     Mode: { kind: 'int', values: [0, 1], doc: 'Time source: 0 manual (Date and Time set the clock), 1 NTP (NtpServer sets it).' },
-    Date: { kind: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$', doc: "Read: the device's date now (YYYY-MM-DD). Write with Mode 0: sets the clock together with Time." },
+    Date: { kind: 'string', pattern: DAY_PATTERN, format: 'date', doc: "Read: the device's date now (YYYY-MM-DD). Write with Mode 0: sets the clock together with Time." },
     Time: { kind: 'string', pattern: HHMM, doc: "Read: the device's time now (HH:MM). Write with Mode 0: sets the clock; the device keeps its clock when Date and Time are what it answered (this minute or the last), so saving other fields does not move it." },
     DateFormat: dateFormat,
     TimeFormat: timeFormat,
