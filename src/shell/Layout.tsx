@@ -1,5 +1,6 @@
 // Signed-in layout (SPEC §2 Layout): sidebar, top bar with breadcrumb and
-// user menu, main area.
+// user menu, main area headed by the page's one h1, the route's title (the
+// breadcrumb's and the document title's); screens head their parts with h2.
 import { useEffect } from 'react';
 import { i18n } from '@lingui/core';
 import type { FlatRoute } from './routes.ts';
@@ -28,6 +29,7 @@ export function Layout({ route }: { route: FlatRoute }) {
       <div className="main-col">
         <TopBar route={route} />
         <main id="main" className="main" tabIndex={-1}>
+          <h1>{i18n._(route.title)}</h1>
           <Screen key={route.path} />
         </main>
       </div>

@@ -27,7 +27,7 @@ export function AuthorizationMode() {
   const def = useMemo(() => authModeForm(wiegand, bluetooth), [wiegand, bluetooth]);
   if (!wiegand && !bluetooth) return <p className="panel">{i18n._('basic.empty')}</p>;
   return (
-    <div style={{ display: 'grid', gap: '1rem' }}>
+    <>
       <SettingsForm def={def} />
       {wiegand && (
         <AuthList
@@ -45,7 +45,7 @@ export function AuthorizationMode() {
           remove={(p) => requestGoform('DeleteSomeBluetooth', p)}
         />
       )}
-    </div>
+    </>
   );
 }
 

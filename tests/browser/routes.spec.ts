@@ -1,0 +1,174 @@
+// Every route of the routes table (src/shell/routes.ts, hidden ones too), in
+// one page by client-side navigation: each screen's structure for assistive
+// technology (one main landmark, one h1: in the layout the route's title),
+// checked with axe, and at a phone's width (375 px) no screen wider than the
+// viewport. It only navigates and reads, so it runs against a real terminal
+// too (TERMINAL_URL); routes the device's function list leaves out are
+// skipped there.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Page } from 'playwright/test';
+import { readPo } from '../../build.ts';
+import { MENU, STANDALONE, allowedBy } from '../../src/shell/routes.ts';
+import { test, expect, openSignedIn } from './fixtures.ts';
+
+// The function-list cookie (src/state/session.ts, which reads cookies as it loads: not for Node).
+const ROLE_COOKIE = 'sever-role';
+// Evaluated, not added as a <script>: the console's Content-Security-Policy blocks inline scripts.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const en = readPo(join(import.meta.dirname, '../../locales/en/messages.po'));
+
+interface Walked {
+  path: string;
+  /** The route's title in English (the breadcrumb's and the document title's). */
+  title: string;
+  inLayout: boolean;
+}
+
+/** Screens inside the layout the device's function list allows (hidden ones too), then the standalone ones but the login page. */
+async function routesOf(page: Page): Promise<Walked[]> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === ROLE_COOKIE);
+  const funs = JSON.parse(decodeURIComponent(cookie?.value ?? '[]')) as string[];
+  const out: Walked[] = [];
+  for (const group of MENU)
+    for (const r of group.children ?? []) if (allowedBy(group, funs) && allowedBy(r, funs)) out.push({ path: r.path, title: en.get(r.title)!, inLayout: true });
+  for (const r of STANDALONE) if (r.path !== '/login') out.push({ path: r.path, title: en.get(r.title)!, inLayout: false });
+  return out;
+}
+
+/** Counts the console's calls in flight, so a walk knows when a screen has read the device. */
+function countCalls() {
+  const w = window as unknown as { __inflight: number; fetch: typeof fetch };
+  const f = w.fetch;
+  w.__inflight = 0;
+  w.fetch = async function (...a: Parameters<typeof fetch>) {
+    w.__inflight++;
+    try {
+      return await f.apply(this, a);
+    } finally {
+      w.__inflight--;
+    }
+  };
+}
+
+/**
+ * Client-side navigation to `path` (wouter follows popstate), then wait for the
+ * screen to settle: its main landmark holding content, nothing loading or busy,
+ * no call in flight, the DOM unchanged over two frames. False if it never does.
+ */
+const visit = (page: Page, path: string) =>
+  page.evaluate(async (path) => {
+    const w = window as unknown as { __inflight: number };
+    let stamp = 0;
+    const seen = new MutationObserver(() => stamp++);
+    seen.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
+    const moved = location.pathname !== path;
+    if (moved) {
+      history.pushState(null, '', path);
+      dispatchEvent(new PopStateEvent('popstate', { state: null }));
+    }
+    const t0 = performance.now();
+    let quiet = -1;
+    try {
+      for (;;) {
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        const ready =
+          location.pathname === path &&
+          (!moved || stamp > 0) &&
+          !!document.querySelector('main')?.childElementCount &&
+          !w.__inflight &&
+          !document.querySelector('[aria-busy="true"], .loading');
+        if (ready && quiet === stamp) return true;
+        quiet = ready ? stamp : -1;
+        if (performance.now() - t0 > 10_000) return false;
+      }
+    } finally {
+      seen.disconnect();
+    }
+  }, path);
+
+/** axe rules about a page's structure (moderate: expectAccessible() does not fail on them). */
+const STRUCTURE = [
+  'page-has-heading-one',
+  'landmark-one-main',
+  'region',
+  'heading-order',
+  'empty-heading',
+  'landmark-no-duplicate-main',
+  'landmark-main-is-top-level',
+  'landmark-unique',
+];
+
+interface AxeResult {
+  violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+}
+
+/** What is wrong with the page now: axe's serious and critical findings and its structure rules, and the h1s. */
+async function structureProblems(page: Page, r: Walked): Promise<string[]> {
+  const { violations, h1 } = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (o: object) => Promise<AxeResult> } }).axe;
+    const { violations } = await axe.run({ resultTypes: ['violations'] });
+    return { violations, h1: [...document.querySelectorAll('h1, [role=heading][aria-level="1"]')].map((h) => h.textContent?.trim() ?? '') };
+  });
+  const out = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || STRUCTURE.includes(v.id))
+    .map((v) => `${r.path}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  if (h1.length !== 1) out.push(`${r.path}: ${h1.length} h1 (${h1.join(' | ')})`);
+  else if (r.inLayout ? h1[0] !== r.title : !h1[0]) out.push(`${r.path}: h1 "${h1[0]}", route title "${r.title}"`);
+  return out;
+}
+
+/** The page wider than the viewport: the widths, and the outermost elements that reach past its edge. */
+const overflow = (page: Page) =>
+  page.evaluate(() => {
+    const width = window.innerWidth;
+    const scroll = document.documentElement.scrollWidth;
+    if (scroll <= width) return '';
+    const wide = [...document.querySelectorAll('body *')].filter((e) => {
+      const b = e.getBoundingClientRect();
+      return b.right > width + 0.5 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > width + 0.5);
+    });
+    const name = (e: Element) => e.tagName.toLowerCase() + (e.id ? `#${e.id}` : '') + (e.className && typeof e.className === 'string' ? `.${e.className.trim().split(/\s+/).join('.')}` : '');
+    return `scrollWidth ${scroll} > ${width} (${wide.slice(0, 3).map(name).join(', ')})`;
+  });
+
+/**
+ * Check the login page with `check`, sign in, and walk every route with it, at
+ * `width` (the sign-in itself at the desktop width openSignedIn expects); every
+ * problem at the end.
+ */
+async function walk(page: Page, width: number, check: (r: Walked) => Promise<string[]>) {
+  const desktop = page.viewportSize()!;
+  const size = { width, height: 740 };
+  await page.setViewportSize(size);
+  await page.addInitScript(countCalls);
+  await page.goto('/login');
+  await expect(page.getByLabel('User name')).toBeVisible();
+  await page.evaluate(AXE);
+  const problems = await check({ path: '/login', title: en.get('login.route')!, inLayout: false });
+  await page.setViewportSize(desktop);
+  await openSignedIn(page);
+  await page.setViewportSize(size);
+  // Phone mode at 850 px or less (SPEC §2): the sidebar a closed drawer.
+  if (width <= 850) await expect(page.locator('body')).toHaveClass(/\bmobile\b/);
+  await page.evaluate(AXE);
+  const routes = await routesOf(page);
+  expect(routes.length).toBeGreaterThan(STANDALONE.length);
+  for (const r of routes) {
+    if (!(await visit(page, r.path))) problems.push(`${r.path}: did not settle in 10 s`);
+    problems.push(...(await check(r)));
+  }
+  expect(problems).toEqual([]);
+}
+
+test('every route: one main landmark, one h1 (the route title inside the layout), axe structure rules', async ({ page }) => {
+  await walk(page, 1280, (r) => structureProblems(page, r));
+});
+
+test('at 375 px no route makes the page wider than the viewport', async ({ page }) => {
+  await walk(page, 375, async (r) => {
+    const o = await overflow(page);
+    return o ? [`${r.path}: ${o}`] : [];
+  });
+});
