@@ -26,6 +26,25 @@ test('sign in: required fields, wrong password, then the right one', { tag: '@sm
   await expectAccessible(page, 'user list');
 });
 
+test('wrong passwords again and again: sign-in closes for a while and says how long, keeping what was typed', async ({ page }) => {
+  // docs/API.md, "Sign-in attempts": a few free tries, then a growing wait (the simulator: 3, then 1 s).
+  await page.goto('/login');
+  const alert = page.getByRole('alert');
+  for (let i = 0; i < 12; i++) {
+    await signIn(page, ADMIN.username, `wrong-${i}`);
+    await expect(alert).toBeVisible();
+    if (/Too many failed sign-ins/.test((await alert.textContent()) ?? '')) break;
+  }
+  await expect(alert).toHaveText(/^Too many failed sign-ins\. Try again in \d+ min\.$/);
+  await expect(page.getByLabel('User name')).toHaveValue(ADMIN.username);
+  await expectAccessible(page, 'sign-in closed');
+  // The wait is over on its own (1 s here; on a terminal it may be longer): the right password gets in.
+  await expect(async () => {
+    await signIn(page);
+    await expect(page).toHaveURL(/\/user\/userList$/, { timeout: 1000 });
+  }).toPass({ timeout: 20_000, intervals: [1500] });
+});
+
 test('the guard sends a visitor to sign in and back to the page they wanted', { tag: '@smoke' }, async ({ page }) => {
   await page.goto('/basicSetting/dst?tab=2');
   await expect(page).toHaveURL(/\/login\?redirect=%2FbasicSetting%2Fdst%3Ftab%3D2$/);
