@@ -1,5 +1,6 @@
 // In-page probe of `npm run bench` (bench/browser.ts adds it to every page
-// before the console's own scripts). Plain JavaScript, passed as text: what
+// before the console's own scripts; tests/browser/routes.spec.ts walks the
+// routes with its walk()). Plain JavaScript, passed as text: what
 // runs in the page is exactly this. Every time is performance.now(), ms from
 // the start of the navigation.
 (() => {

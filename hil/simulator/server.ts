@@ -65,6 +65,8 @@ function loadSite(dir: string | undefined): Site | null {
 const MAX_BODY = REQUEST_MAX_BYTES;
 /** UTF-8 or nothing: a body or query with bytes that are not UTF-8 is refused (10005), never stored as U+FFFD. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** A body or query that cannot be read as the call's encoding (not UTF-8, not JSON, no form): 10005 naming no field. */
+const notReadable = (): Answer => ({ status: 200, reply: fail(10005, 'err.10005', { field: '' }) });
 /** Whether %-escapes in a query or form body decode to UTF-8 text. */
 function decodable(encoded: string): boolean {
   try {
@@ -206,14 +208,14 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     // No prototype: a request's names (`__proto__`) land on nothing.
     let params: Record<string, unknown> = Object.create(null);
     let fromText = true;
-    if (!decodable(url.search.slice(1))) return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
+    if (!decodable(url.search.slice(1))) return notReadable();
     if (spec.method === 'GET' || spec.encoding === 'query') {
       for (const [k, v] of url.searchParams) params[k] = v;
     } else if (spec.encoding === 'multipart') {
       const body = await readBody(req, multipartLimit(name), true);
       if (!body) return { status: 200, reply: fail(10101, 'err.10101', { field: fileField(spec) }) };
       const parsed = await multipart(body, req.headers['content-type']);
-      if (!parsed) return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
+      if (!parsed) return notReadable();
       if ('twice' in parsed) return { status: 200, reply: fail(10005, 'err.10005', { field: parsed.twice }) };
       params = parsed.params;
       for (const [k, v] of url.searchParams) if (k === TIMESTAMP_PARAM) params[k] = v;
@@ -224,17 +226,17 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       try {
         body = utf8.decode(raw);
       } catch {
-        return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
+        return notReadable();
       }
-      if (spec.encoding === 'form' && !decodable(body)) return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
+      if (spec.encoding === 'form' && !decodable(body)) return notReadable();
       if (spec.encoding === 'json') {
         fromText = false;
         try {
           params = body ? JSON.parse(body) : {};
         } catch {
-          return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
+          return notReadable();
         }
-        if (typeof params !== 'object' || params === null || Array.isArray(params)) return { status: 200, reply: fail(10005, 'err.10005', { field: '' }) };
+        if (typeof params !== 'object' || params === null || Array.isArray(params)) return notReadable();
       } else {
         for (const [k, v] of new URLSearchParams(body)) params[k] = v;
       }

@@ -46,13 +46,15 @@ function named(values: Readonly<Record<string, unknown>>, fields: object): Recor
 /** Handlers for every defined pair (the read and the write). */
 export function pairHandlers(): Record<string, CallImpl> {
   const out: Record<string, CallImpl> = {};
-  for (const pair of Object.keys(seedSettings())) {
+  // Built once: the factory values under what a store holds (copied into every answer, never shared).
+  const seeds = seedSettings();
+  for (const pair of Object.keys(seeds)) {
     const fields = (CALLS as Record<string, CallSpec>)[`Get${pair}`].request;
-    out[`Set${pair}`] = { handle: (ctx) => named({ ...seedSettings()[pair], ...ctx.store.get().settings[pair] }, fields) };
+    out[`Set${pair}`] = { handle: (ctx) => named({ ...seeds[pair], ...ctx.store.get().settings[pair] }, fields) };
     out[`Get${pair}`] = {
       async handle(ctx, p) {
         await ctx.store.update((s) => {
-          s.settings[pair] = named({ ...seedSettings()[pair], ...s.settings[pair], ...p }, fields);
+          s.settings[pair] = named({ ...seeds[pair], ...s.settings[pair], ...p }, fields);
         });
         return {};
       },

@@ -17,6 +17,7 @@ import { test, expect, openSignedIn } from './fixtures.ts';
 const ROLE_COOKIE = 'sever-role';
 // Evaluated, not added as a <script>: the console's Content-Security-Policy blocks inline scripts.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PROBE = join(import.meta.dirname, '../../bench/probe.js');
 const en = readPo(join(import.meta.dirname, '../../locales/en/messages.po'));
 
 interface Walked {
@@ -37,55 +38,16 @@ async function routesOf(page: Page): Promise<Walked[]> {
   return out;
 }
 
-/** Counts the console's calls in flight, so a walk knows when a screen has read the device. */
-function countCalls() {
-  const w = window as unknown as { __inflight: number; fetch: typeof fetch };
-  const f = w.fetch;
-  w.__inflight = 0;
-  w.fetch = async function (...a: Parameters<typeof fetch>) {
-    w.__inflight++;
-    try {
-      return await f.apply(this, a);
-    } finally {
-      w.__inflight--;
-    }
-  };
-}
-
 /**
- * Client-side navigation to `path` (wouter follows popstate), then wait for the
- * screen to settle: its main landmark holding content, nothing loading or busy,
- * no call in flight, the DOM unchanged over two frames. False if it never does.
+ * Client-side navigation to `path` and the wait for the screen to settle, by
+ * the bench's in-page probe (bench/probe.js, window.__bench.walk: main holding
+ * content, nothing loading or busy, no call in flight, the DOM unchanged over
+ * two frames). False if it does not settle in 10 s.
  */
 const visit = (page: Page, path: string) =>
-  page.evaluate(async (path) => {
-    const w = window as unknown as { __inflight: number };
-    let stamp = 0;
-    const seen = new MutationObserver(() => stamp++);
-    seen.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
-    const moved = location.pathname !== path;
-    if (moved) {
-      history.pushState(null, '', path);
-      dispatchEvent(new PopStateEvent('popstate', { state: null }));
-    }
-    const t0 = performance.now();
-    let quiet = -1;
-    try {
-      for (;;) {
-        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-        const ready =
-          location.pathname === path &&
-          (!moved || stamp > 0) &&
-          !!document.querySelector('main')?.childElementCount &&
-          !w.__inflight &&
-          !document.querySelector('[aria-busy="true"], .loading');
-        if (ready && quiet === stamp) return true;
-        quiet = ready ? stamp : -1;
-        if (performance.now() - t0 > 10_000) return false;
-      }
-    } finally {
-      seen.disconnect();
-    }
+  page.evaluate(async (p) => {
+    const bench = (window as unknown as { __bench: { walk(paths: string[], ms: number): Promise<{ unsettled: string[] }> } }).__bench;
+    return (await bench.walk([p], 10_000)).unsettled.length === 0;
   }, path);
 
 /** axe rules about a page's structure (moderate: expectAccessible() does not fail on them). */
@@ -142,7 +104,8 @@ async function walk(page: Page, width: number, check: (r: Walked) => Promise<str
   const desktop = page.viewportSize()!;
   const size = { width, height: 740 };
   await page.setViewportSize(size);
-  await page.addInitScript(countCalls);
+  // The probe counts the console's calls in flight from the first request (added by the browser, not by the page: the policy allows it).
+  await page.addInitScript({ path: PROBE });
   await page.goto('/login');
   await expect(page.getByLabel('User name')).toBeVisible();
   await page.evaluate(AXE);
