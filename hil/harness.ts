@@ -2,8 +2,7 @@
 // transfer, SHA-256 check, atomic install, web server restart, served-file
 // check, browser suites, report. Any failure before the swap leaves the old
 // console serving.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../build.ts';
@@ -16,6 +15,7 @@ import { progressPrinter } from './progress.ts';
 import { verifyServed, waitForHttp, type FileCheck } from './verify.ts';
 import { summarize, type CallConformance, type ReplyRecord } from './conformance.ts';
 import { readJunit, writeReport } from './report.ts';
+import { runSuites } from './suites.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -66,32 +66,6 @@ export interface TerminalResult {
   tests?: TestSummary;
   conformance: CallConformance[];
   reportDir: string;
-}
-
-function runSuites(target: TerminalTarget, dir: string, extra: string[], log: (l: string) => void): Promise<TestSummary> {
-  const env = {
-    ...process.env,
-    TERMINAL_URL: target.url,
-    BRAND: target.brand,
-    GOFORM_CONFORMANCE_FILE: join(dir, 'replies.jsonl'),
-    PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(dir, 'playwright-junit.xml'),
-    PLAYWRIGHT_HTML_OUTPUT_DIR: join(dir, 'playwright'),
-    PLAYWRIGHT_HTML_OPEN: 'never',
-  };
-  const args = ['playwright', 'test', '-c', 'tests/browser/playwright.config.ts', '--reporter=list,junit,html', '--output', join(dir, 'test-results'), ...extra];
-  log(`suites: npx ${args.join(' ')} (TERMINAL_URL=${target.url})`);
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('npx', args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c));
-    child.stderr.on('data', (c: Buffer) => (out += c));
-    child.on('error', reject);
-    child.on('close', () => {
-      writeFileSync(join(dir, 'playwright.log'), out);
-      if (!existsSync(join(dir, 'playwright-junit.xml'))) return reject(new Error(`the browser suites wrote no report; see ${join(dir, 'playwright.log')}`));
-      resolvePromise(readJunit(join(dir, 'playwright-junit.xml')));
-    });
-  });
 }
 
 /** The transfer rate as a share of the line rate; a pty or a network link is not paced by the baud rate. */

@@ -26,6 +26,8 @@ export interface ByteLink {
   expect(pattern: RegExp, timeoutMs: number): Promise<string>;
   /** Drop whatever has been received and not read yet; returns it. */
   drain(): Buffer;
+  /** Put bytes back in front of what has been received, for the next reader (a protocol that read past its end). */
+  unread(data: Buffer): void;
   /** Wait until nothing has arrived for `quietMs` (at most `maxMs`), then drain. */
   settle(quietMs: number, maxMs: number): Promise<Buffer>;
   /** Every byte received, for logs (tap). */
@@ -112,6 +114,11 @@ export function streamLink(stream: Duplex, onClose?: () => Promise<void>): ByteL
       const out = buf;
       buf = Buffer.alloc(0);
       return out;
+    },
+    unread(data) {
+      if (!data.length) return;
+      buf = buf.length ? Buffer.concat([data, buf]) : Buffer.from(data);
+      wake();
     },
     async settle(quietMs, maxMs) {
       const stop = Date.now() + maxMs;
