@@ -16,10 +16,14 @@ export const BRAND = process.env.BRAND ?? 'ia';
 /** The console administrator; a real terminal's may differ (CONSOLE_USER / CONSOLE_PASSWORD). */
 export const ADMIN = { username: process.env.CONSOLE_USER ?? 'admin', password: process.env.CONSOLE_PASSWORD ?? '123456' };
 
+/** The suites run against a real terminal (TERMINAL_URL): tests share it and must put back what they change. */
+export const ON_TERMINAL = !!process.env.TERMINAL_URL;
+
 export interface Terminal {
   url: string;
-  /** The in-process simulator; undefined against real hardware. */
+  /** The in-process simulator; undefined against real hardware. Tests use the device's API instead. */
   sim?: Simulator;
+  /** RestartMachine through the API; resolves once the terminal answers again and has forgotten its sessions. */
   restart(): Promise<void>;
 }
 
@@ -33,28 +37,21 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
   profileOverrides: [{}, { option: true }],
   terminal: async ({ profileName, profileOverrides }, use) => {
     if (process.env.TERMINAL_URL) {
-      await use({ url: process.env.TERMINAL_URL, restart: async () => undefined });
+      const url = process.env.TERMINAL_URL.replace(/\/+$/, '');
+      await use({ url, restart: () => restartThroughApi(url) });
       return;
     }
     const storeFile = join(mkdtempSync(join(tmpdir(), 'console-e2e-')), 'store.json');
     // SITE_DIR: a build elsewhere than dist/<brand> (parallel work on one checkout).
     const siteDir = process.env.SITE_DIR ?? join(ROOT, 'dist', BRAND);
     const profile = loadProfile(profileName, profileOverrides);
-    let sim = await startSimulator({ siteDir, profile, storeFile });
+    const sim = await startSimulator({ siteDir, profile, storeFile });
     // FRONT_SERVER=lighttpd|nginx|civetweb: the browser talks to that real web server, which hands /goform/ to the simulator.
     const kind = process.env.FRONT_SERVER ?? '';
     if (kind && !isFrontKind(kind)) throw new Error(`FRONT_SERVER=${kind}: use lighttpd, nginx or civetweb`);
     const front: Front | undefined = isFrontKind(kind) ? await startFront(kind, siteDir, new URL(sim.url).host) : undefined;
-    const terminal: Terminal = {
-      url: front?.url ?? sim.url,
-      sim,
-      async restart() {
-        const port = Number(new URL(sim.url).port);
-        await sim.close();
-        sim = await startSimulator({ siteDir, profile, storeFile, port });
-        terminal.sim = sim;
-      },
-    };
+    const url = front?.url ?? sim.url;
+    const terminal: Terminal = { url, sim, restart: () => restartThroughApi(url) };
     await use(terminal);
     await sim.close();
     await front?.close();
@@ -80,8 +77,82 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
   ],
 });
 
-/** Needs the in-process simulator (skipped against a real terminal). */
-export const simulatorOnly = () => test.skip(!!process.env.TERMINAL_URL, 'needs the simulated terminal');
+/**
+ * Skipped against a real terminal, with the reason the harness's report
+ * prints: only for what a bench terminal cannot do unattended (a person at
+ * the reader, a radio network nearby) or must not do (wipe itself).
+ */
+export const skipOnTerminal = (reason: string) => test.skip(ON_TERMINAL, reason);
+
+type Reply = Record<string, unknown>;
+
+/**
+ * The console sees `call`'s replies changed by `edit` (the browser rewrites
+ * them; the terminal is untouched). For what a bench terminal cannot be made
+ * to be: a model without a function (funs), fewer languages (getLanList), a
+ * device setting that hides a menu. On the simulator and on a device alike.
+ */
+export async function narrowReplies(page: Page, call: CallName, edit: (reply: Reply) => Reply): Promise<void> {
+  await page.route(new RegExp(`/goform/${call}(\\?|$)`), async (route) => {
+    const res = await route.fetch();
+    const reply = (await res.json()) as Reply;
+    await route.fulfill({ response: res, json: reply.retvalue === 0 ? edit(reply) : reply });
+  });
+}
+
+/** The console sees a model without these functions: chklogin and GetDeviceFunList answer `funs` without them. */
+export async function withoutFunctions(page: Page, ...names: string[]): Promise<void> {
+  const drop = (r: Reply) => ({ ...r, funs: (r.funs as string[]).filter((f) => !names.includes(f)) });
+  await narrowReplies(page, 'chklogin', drop);
+  await narrowReplies(page, 'GetDeviceFunList', drop);
+}
+
+/** A call by name with a token, as the contract says it travels (GET query, JSON or URL-encoded body). */
+async function apiCall(url: string, name: CallName, token: string, body: Reply = {}, timeoutMs = 10_000): Promise<Reply> {
+  const spec = CALLS[name];
+  const text = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)]));
+  const init: RequestInit = { method: spec.method, headers: { 'X-Token': token }, signal: AbortSignal.timeout(timeoutMs) };
+  let target = `${url}/goform/${name}`;
+  if (spec.method === 'GET' || spec.encoding === 'query') target += `?${text}`;
+  else if (spec.encoding === 'form') init.body = text.toString();
+  else init.body = JSON.stringify(body);
+  const res = await fetch(target, init);
+  return (await res.json()) as Reply;
+}
+
+/** How long a terminal may take to restart (DEVICE_RESTART_MS, default 120 s). */
+export const RESTART_MS = Number(process.env.DEVICE_RESTART_MS ?? 120_000);
+
+/**
+ * Restart the terminal the way the console does (RestartMachine) and wait
+ * until it answers again: the old session's token refused (a restart forgets
+ * sessions) and a new sign-in accepted. The same on the simulator and on a
+ * device; a lab with a slow-booting model sets DEVICE_RESTART_MS.
+ */
+export async function restartThroughApi(url: string): Promise<void> {
+  const signInNow = async () => (await apiCall(url, 'chklogin', '', { username: ADMIN.username, password: ADMIN.password })) as Reply;
+  const first = await signInNow();
+  if (first.retvalue !== 0) throw new Error(`restart: the terminal refused the administrator's sign-in: ${JSON.stringify(first)}`);
+  const old = String(first.token);
+  const asked = await apiCall(url, 'RestartMachine', old);
+  if (asked.retvalue !== 0) throw new Error(`restart: RestartMachine answered ${JSON.stringify(asked)}`);
+  const deadline = Date.now() + RESTART_MS;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    try {
+      const r = await apiCall(url, 'GetDeviceFunList', old, {}, 3000);
+      last = JSON.stringify(r);
+      if (r.retvalue === 0) continue; // not restarted yet
+      const again = await signInNow();
+      if (again.retvalue === 0) return;
+      last = JSON.stringify(again);
+    } catch (e) {
+      last = (e as Error).message; // down: restarting
+    }
+  }
+  throw new Error(`restart: the terminal did not come back within ${RESTART_MS} ms (last: ${last})`);
+}
 
 export async function signIn(page: Page, user = ADMIN.username, password = ADMIN.password): Promise<void> {
   await page.getByLabel('User name').fill(user);
