@@ -40,6 +40,12 @@ export interface FaultShimOptions {
   cutAfterBytes?: number;
   /** Called once when the cut happens. */
   onCut?: () => void;
+  /**
+   * A targeted fault: called for every byte, in order, as it reaches the
+   * line; true drops it (e.g. lose the one answer a test is about). Counted
+   * as dropped.
+   */
+  dropIf?: (direction: 'aToB' | 'bToA', byte: number) => boolean;
 }
 
 export interface DirectionCounters {
@@ -99,6 +105,7 @@ class Direction {
   private readonly onData = (chunk: Buffer) => this.input(chunk);
 
   constructor(
+    private readonly name: 'aToB' | 'bToA',
     private readonly src: Duplex,
     private readonly dst: Duplex,
     seed: number,
@@ -189,6 +196,13 @@ class Direction {
     }
     if (!chunk.length) return;
     this.counters.passed += chunk.length;
+    const dropIf = this.opts.dropIf;
+    if (dropIf) {
+      const kept = chunk.filter((b) => !dropIf(this.name, b));
+      this.counters.dropped += chunk.length - kept.length;
+      chunk = Buffer.from(kept.buffer, kept.byteOffset, kept.length);
+      if (!chunk.length) return;
+    }
     const drop = this.opts.dropRate ?? 0;
     const bad = drop + (this.opts.corruptRate ?? 0);
     let out = chunk;
@@ -254,8 +268,8 @@ export function startFaultShim(a: Duplex, b: Duplex, opts: FaultShimOptions = {}
     if (passedAtoB >= limit) queueMicrotask(doCut);
     return ok;
   };
-  const ab: Direction = new Direction(a, b, seed, opts, byteMs, limitAtoB, stopped);
-  const ba: Direction = new Direction(b, a, (seed ^ 0x9e3779b9) >>> 0 || 1, opts, byteMs, noLimit, stopped);
+  const ab: Direction = new Direction('aToB', a, b, seed, opts, byteMs, limitAtoB, stopped);
+  const ba: Direction = new Direction('bToA', b, a, (seed ^ 0x9e3779b9) >>> 0 || 1, opts, byteMs, noLimit, stopped);
   if (opts.cutAfterBytes !== undefined && opts.cutAfterBytes <= 0) doCut();
   return {
     get counters() {

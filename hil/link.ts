@@ -22,7 +22,11 @@ export interface ByteLink {
   readByte(timeoutMs: number): Promise<number>;
   /** Exactly n bytes, or LinkTimeout. */
   readExact(n: number, timeoutMs: number): Promise<Buffer>;
-  /** Read until `pattern` matches the text received so far; returns that text (consumed). */
+  /**
+   * Read until `pattern` matches the text received so far; returns that text
+   * (consumed). Terminal control sequences (cursor queries, colours, titles)
+   * are taken out of the text before matching and from what is returned.
+   */
   expect(pattern: RegExp, timeoutMs: number): Promise<string>;
   /** Drop whatever has been received and not read yet; returns it. */
   drain(): Buffer;
@@ -30,10 +34,42 @@ export interface ByteLink {
   unread(data: Buffer): void;
   /** Wait until nothing has arrived for `quietMs` (at most `maxMs`), then drain. */
   settle(quietMs: number, maxMs: number): Promise<Buffer>;
+  /**
+   * Make every read that is waiting, and every read from now on, fail with
+   * `reason` (an interrupted run), until called with null. Writes still go
+   * out: the caller cancels what the terminal is doing.
+   */
+  interrupt(reason: Error | null): void;
   /** Every byte received, for logs (tap). */
   onData(listener: (chunk: Buffer) => void): () => void;
   close(): Promise<void>;
   readonly closed: boolean;
+}
+
+/**
+ * Terminal control sequences a shell or line editor sends around its prompt:
+ * CSI (ESC [ ... final byte, e.g. busybox ash's cursor-position query ESC[6n,
+ * colours ESC[1;32m), OSC (ESC ] ... BEL or ESC \, e.g. a window title),
+ * other two-byte ESC sequences, a bell, NUL padding. Backspaces and the rest
+ * stay: they are how a line editor echoes.
+ */
+const CONTROL = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|[\x00\x07]/g;
+
+/** `text` without terminal control sequences, and for each kept character its index in `text`. */
+export function withoutControls(text: string): { text: string; at: number[] } {
+  const at: number[] = [];
+  let out = '';
+  let from = 0;
+  const keep = (end: number) => {
+    for (let i = from; i < end; i++) at.push(i);
+    out += text.slice(from, end);
+  };
+  for (const m of text.matchAll(CONTROL)) {
+    keep(m.index);
+    from = m.index + m[0].length;
+  }
+  keep(text.length);
+  return { text: out, at };
 }
 
 /** Wrap any duplex byte stream. */
@@ -41,6 +77,7 @@ export function streamLink(stream: Duplex, onClose?: () => Promise<void>): ByteL
   let buf = Buffer.alloc(0);
   let waiter: (() => void) | null = null;
   let closed = false;
+  let failure: Error | null = null;
   const taps = new Set<(c: Buffer) => void>();
   const wake = () => {
     const w = waiter;
@@ -63,6 +100,7 @@ export function streamLink(stream: Duplex, onClose?: () => Promise<void>): ByteL
   /** Wait for more data or the deadline. */
   const more = (deadline: number, what: string, ms: number) =>
     new Promise<void>((resolve, reject) => {
+      if (failure) return reject(failure);
       if (closed) return reject(new LinkClosed());
       const left = deadline - Date.now();
       if (left <= 0) return reject(new LinkTimeout(what, ms));
@@ -72,7 +110,8 @@ export function streamLink(stream: Duplex, onClose?: () => Promise<void>): ByteL
       }, left);
       waiter = () => {
         clearTimeout(t);
-        resolve();
+        if (failure) reject(failure);
+        else resolve();
       };
     });
 
@@ -89,6 +128,7 @@ export function streamLink(stream: Duplex, onClose?: () => Promise<void>): ByteL
     },
     async readExact(n, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
+      if (failure) throw failure;
       while (buf.length < n) await more(deadline, `${n} bytes`, timeoutMs);
       const out = buf.subarray(0, n);
       buf = buf.subarray(n);
@@ -96,16 +136,20 @@ export function streamLink(stream: Duplex, onClose?: () => Promise<void>): ByteL
     },
     async expect(pattern, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
+      if (failure) throw failure;
       for (;;) {
-        const text = buf.toString('latin1');
+        const raw = buf.toString('latin1');
+        const { text, at } = withoutControls(raw);
         const m = pattern.exec(text);
         if (m) {
           const endAt = m.index + m[0].length;
-          buf = buf.subarray(endAt);
+          // Consume through the last matched character (or, for an empty match, up to where it stands).
+          const rawEnd = endAt > 0 ? at[endAt - 1] + 1 : 0;
+          buf = buf.subarray(rawEnd);
           return text.slice(0, endAt);
         }
         await more(deadline, String(pattern), timeoutMs).catch((e) => {
-          if (e instanceof LinkTimeout) e.message += `; received: ${JSON.stringify(text.slice(-200))}`;
+          if (e instanceof LinkTimeout) e.message += `; received: ${JSON.stringify(raw.slice(-200))}`;
           throw e;
         });
       }
@@ -129,6 +173,10 @@ export function streamLink(stream: Duplex, onClose?: () => Promise<void>): ByteL
         seen = buf.length;
       }
       return link.drain();
+    },
+    interrupt(reason) {
+      failure = reason;
+      wake();
     },
     onData(listener) {
       taps.add(listener);

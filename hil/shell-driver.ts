@@ -5,6 +5,17 @@ import type { TerminalProfile } from './profile.ts';
 
 export class ConsoleError extends Error {}
 
+/**
+ * lrzsz's own abort: eight CANs make a receiver that is still running (rb,
+ * rz) quit; eight backspaces then rub them out if a line editor got them.
+ */
+export const ABORT_TRANSFER = Buffer.from([...Array(8).fill(0x18), ...Array(8).fill(0x08)]);
+/** Ctrl-U: the tty or line editor drops whatever is typed on the line. */
+const KILL_LINE = '\x15';
+
+/** The success marker a started command prints; the shell's prompt follows it. */
+export const MARKER = /^HIL_(OK|FAIL)\r?$/m;
+
 export class ShellDriver {
   private readonly shell: RegExp;
 
@@ -16,12 +27,37 @@ export class ShellDriver {
     this.shell = new RegExp(profile.prompts.shell, 'm');
   }
 
+  /** The shell's prompt pattern (for a transfer to recognise the shell coming back). */
+  get prompt(): RegExp {
+    return this.shell;
+  }
+
+  /**
+   * A previous run may have left a receiver running (rb keeps asking for a
+   * minute) or junk on the line: cancel the one, wait for a quiet line, drop
+   * the other. Returns how many bytes were thrown away.
+   */
+  async clear(): Promise<number> {
+    let dropped = this.link.drain().length;
+    // rb flushes its input right after each ACK, so a cancel that lands just
+    // then is lost and rb waits ten seconds for a block: three, a moment apart.
+    for (let i = 0; i < 3; i++) {
+      await this.link.write(ABORT_TRANSFER);
+      await new Promise((r) => setTimeout(r, 400));
+      dropped += this.link.drain().length;
+    }
+    dropped += (await this.link.settle(300, 5000)).length;
+    await this.link.write(KILL_LINE);
+    return dropped + (await this.link.settle(100, 1000)).length;
+  }
+
   /** Reach a shell prompt, signing in if the console asks. */
   async signIn(): Promise<void> {
     const p = this.profile;
     const t = p.timeouts.promptMs;
     const any = new RegExp(`(${p.prompts.login})|(${p.prompts.shell})`, 'm');
-    this.link.drain();
+    const cleared = await this.clear();
+    if (cleared > 0) this.log(`console: line cleared (${cleared} bytes were waiting on it)`);
     await this.link.write('\r');
     let seen = await this.link.expect(any, t).catch((e) => {
       throw new ConsoleError(`no login or shell prompt on the serial console: ${(e as Error).message}`);
@@ -47,17 +83,18 @@ export class ShellDriver {
   async start(command: string): Promise<void> {
     this.log(`console: ${command}`);
     this.link.drain();
-    await this.link.write(`${command} && echo 'HIL'_OK || echo 'HIL'_FAIL\r`);
+    // Ctrl-U first: nothing a transfer may have typed on the line runs with the command.
+    await this.link.write(`${KILL_LINE}${command} && echo 'HIL'_OK || echo 'HIL'_FAIL\r`);
     await this.link.expect(/\r?\n/, this.profile.timeouts.promptMs);
   }
 
   /** Wait for a started command's marker and prompt; returns its output, throws if it failed. */
   async finish(command: string, timeoutMs = this.profile.timeouts.commandMs): Promise<string> {
-    const text = await this.link.expect(/^HIL_(OK|FAIL)\r?$/m, timeoutMs).catch((e) => {
+    const text = await this.link.expect(MARKER, timeoutMs).catch((e) => {
       throw new ConsoleError(`"${command}" did not finish: ${(e as Error).message}`);
     });
     await this.link.expect(this.shell, this.profile.timeouts.promptMs).catch(() => '');
-    const output = text.replace(/^HIL_(OK|FAIL)\r?$/m, '').trim();
+    const output = text.replace(MARKER, '').trim();
     if (/^HIL_FAIL/m.test(text)) throw new ConsoleError(`"${command}" failed on the terminal${output ? `: ${output}` : ''}`);
     return output;
   }

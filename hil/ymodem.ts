@@ -14,9 +14,12 @@
 // after each 'C' and ACK, so the sender pauses 20 ms after a 'C' and before
 // EOT (never between data blocks); rb can lose its very last ACK when it
 // exits, so silence after the closing block 0 ends the batch once every file
-// has been acknowledged; and after a block that had to be resent the sender
-// lets the line go quiet, so a duplicate ACK is not taken for the next block.
-import { LinkClosed, LinkTimeout, type ByteLink } from './link.ts';
+// has been acknowledged, and so does the shell talking again (its marker and
+// prompt are left on the link, never answered with a resend that would be
+// typed into its line editor); after a block that had to be resent the
+// sender lets the line go quiet, so a duplicate ACK is not taken for the
+// next block.
+import { LinkClosed, LinkTimeout, withoutControls, type ByteLink } from './link.ts';
 
 export interface YmodemFile {
   name: string;
@@ -34,6 +37,13 @@ export interface YmodemOptions {
   retries?: number;
   /** How long to wait for an expected byte from the peer, ms (default 10_000 for the receiver's first 'C', 5_000 otherwise). */
   timeoutMs?: number;
+  /**
+   * Sender: what the terminal prints once the receiver has exited (the
+   * shell's success marker, its prompt). Seen after the closing block 0,
+   * it ends the batch: the receiver quit and its last ACK was lost. The
+   * text is left on the link for the shell driver.
+   */
+  shellBack?: RegExp;
 }
 export class YmodemError extends Error {}
 
@@ -269,12 +279,26 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
   const sendBlock = async (frame: Buffer, label: string, kind: 'header' | 'data' | 'end'): Promise<void> => {
     let why = 'no answer';
     let silences = 0;
+    /** After the closing block 0: text that is not an answer means the receiver has exited and the shell is talking. */
+    const shellIsBack = async (first: number): Promise<void> => {
+      const deadline = Date.now() + timeoutMs;
+      let seen = Buffer.from([first]);
+      const back = () => !opts.shellBack || opts.shellBack.test(withoutControls(seen.toString('latin1')).text);
+      while (!back() && Date.now() < deadline) {
+        try {
+          seen = Buffer.concat([seen, Buffer.from([await rx.byte(deadline - Date.now())]), rx.drain()]);
+        } catch (e) {
+          if (!isTimeout(e)) throw e;
+        }
+      }
+      link.unread(Buffer.concat([seen, rx.drain()]));
+    };
     for (let attempt = 1; attempt <= retries; attempt++) {
       // Stale answers (a late 'C', a duplicate ACK) must not be taken for this block's.
       if (hasCanCan(rx.drain())) throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
       const sentAt = performance.now();
       await link.write(frame);
-      const deadline = Date.now() + (kind === 'end' && silences === 0 ? Math.min(1000, timeoutMs) : timeoutMs);
+      let deadline = Date.now() + (kind === 'end' && silences === 0 ? Math.min(1000, timeoutMs) : timeoutMs);
       let prev = -1;
       let graceUntil = 0;
       for (;;) {
@@ -284,9 +308,21 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
           c = await rx.byte(until - Date.now());
         } catch (e) {
           if (!isTimeout(e)) throw e;
-          if (kind === 'end' && !graceUntil && ++silences >= 2) return;
+          if (kind === 'end' && !graceUntil) {
+            if (++silences >= 2) return;
+            // With a shell to come back, wait instead of resending: a receiver that lost
+            // the block asks again ('C', NAK); one that quit is followed by the shell.
+            if (opts.shellBack) {
+              deadline = Date.now() + timeoutMs;
+              continue;
+            }
+          }
           why = graceUntil ? "'C'" : 'no answer';
           break;
+        }
+        if (kind === 'end' && c !== ACK && c !== NAK && c !== CRC_C && c !== CAN) {
+          // Never resend into a shell: this block would land in its line editor.
+          return shellIsBack(c);
         }
         if (c === ACK) {
           if (kind !== 'data') return;

@@ -109,6 +109,12 @@ class LineReader {
         if (echo) await this.write('^C\r\n');
         return '';
       }
+      if (b === 0x15) {
+        // ^U: drop the line typed so far
+        if (echo && bytes.length) await this.write('\b \b'.repeat(Buffer.from(bytes).toString('utf8').length));
+        bytes.length = 0;
+        continue;
+      }
       if (b === 0x04) {
         if (!bytes.length) return null;
         continue;
@@ -153,7 +159,8 @@ async function session(socket: Socket, opts: Required<Pick<ConsoleOptions, 'user
       shell.reset();
       await write(`\r\n\r\nBusyBox v1.36.1 (simulated) built-in shell (ash)\r\nEnter 'help' for a list of built-in commands.\r\n\r\n`);
       for (;;) {
-        await write(shell.prompt());
+        // As Debian's busybox ash does: the prompt, then a cursor-position query (ESC [ 6 n) no one answers.
+        await write(`${shell.prompt()}\x1b[6n`);
         const line = await reader.line(true);
         if (line === null) break; // ^D
         if (!line.trim()) continue;
