@@ -358,3 +358,15 @@ export async function rateToOurs(scope: Scope, seed: number, payload = THROUGHPU
   const c = shim.counters;
   return { bytes: payload, dataMs: t.d1 - t.d0, allMs: t1 - t0, lateMs: c.aToB.lateMs + c.bToA.lateMs };
 }
+
+// ---------------------------------------------------------------------------
+// ZMODEM (tests/hil/zmodem.test.ts)
+
+/** lrzsz's ZMODEM receiver: `lrz` where installed that way, else `rz`. */
+export function lrzszRz(): string {
+  for (const name of ['lrz', 'rz']) {
+    const r = spawnSync(name, ['--version'], { encoding: 'latin1' });
+    if (!r.error && /lrzsz/i.test(`${r.stdout}${r.stderr}`)) return name;
+  }
+  throw new Error('lrzsz rz not found (install the lrzsz package)');
+}
