@@ -186,8 +186,8 @@ export async function serialStream(scope: Scope, path: string): Promise<Duplex> 
   return port as unknown as Duplex;
 }
 
-/** lrzsz's receiver or sender: `lrb`/`lsb` where installed that way, else `rb`/`sb`. */
-export function lrzsz(tool: 'rb' | 'sb'): string {
+/** An lrzsz tool: `lrb`/`lsb`/`lrz` where installed that way, else `rb`/`sb`/`rz`. */
+export function lrzsz(tool: 'rb' | 'sb' | 'rz'): string {
   for (const name of [`l${tool}`, tool]) {
     const r = spawnSync(name, ['--version'], { encoding: 'latin1' });
     if (!r.error && /lrzsz/i.test(`${r.stdout}${r.stderr}`)) return name;
@@ -357,16 +357,4 @@ export async function rateToOurs(scope: Scope, seed: number, payload = THROUGHPU
   sameFiles(got, files);
   const c = shim.counters;
   return { bytes: payload, dataMs: t.d1 - t.d0, allMs: t1 - t0, lateMs: c.aToB.lateMs + c.bToA.lateMs };
-}
-
-// ---------------------------------------------------------------------------
-// ZMODEM (tests/hil/zmodem.test.ts)
-
-/** lrzsz's ZMODEM receiver: `lrz` where installed that way, else `rz`. */
-export function lrzszRz(): string {
-  for (const name of ['lrz', 'rz']) {
-    const r = spawnSync(name, ['--version'], { encoding: 'latin1' });
-    if (!r.error && /lrzsz/i.test(`${r.stdout}${r.stderr}`)) return name;
-  }
-  throw new Error('lrzsz rz not found (install the lrzsz package)');
 }

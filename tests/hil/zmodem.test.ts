@@ -26,7 +26,7 @@ import {
   ZEncoder, ZmodemError, crc32, hexHeader, posArg, zmodemSend, type ZmodemFile, type ZmodemProgress,
 } from '../../hil/zmodem.ts';
 import {
-  BAUD, RB_TIMEOUT, exitOf, filesOf, guarded, lineRate, lrzsz, lrzszRz, pct, ptyPair, sameOnDisk, seededBytes, seenC, serialLink,
+  BAUD, RB_TIMEOUT, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, sameOnDisk, seededBytes, seenC, serialLink,
   serialStream, shimmed, startOnTty, withTimeout, type Proc, type Scope,
 } from './ymodem-harness.ts';
 
@@ -36,7 +36,7 @@ const test = (name: string, fn: () => void | Promise<void>) => {
   if (!only || name.includes(only)) uvuTest(name, fn);
 };
 
-const RZ = lrzszRz();
+const RZ = lrzsz('rz');
 const RB = lrzsz('rb');
 /** One error per 10,000 bytes, half of them lost bytes, half corrupted ones (as the YMODEM tests). */
 const FAULTS = { dropRate: 0.5e-4, corruptRate: 0.5e-4 };
