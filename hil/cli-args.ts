@@ -19,14 +19,17 @@ export interface Args {
   rebuild: boolean;
   suites: boolean;
   grep?: string;
+  rollback: boolean;
+  protocol?: 'zmodem' | 'ymodem';
 }
 
 export const USAGE = `usage: npm run hil -- (--serial PATH|tcp://HOST:PORT --url http://TERMINAL | --simulate | --inventory FILE)
        [--baud 115200] [--brand ${defaultBrand()}] [--profile default] [--name NAME] [--shard I/N]
-       [--report hil-report] [--rebuild] [--no-suites] [--grep PATTERN] [--device-profile default] [--simulate-tcp]`;
+       [--report hil-report] [--rebuild] [--no-suites] [--grep PATTERN] [--device-profile default] [--simulate-tcp]
+       [--protocol zmodem|ymodem] [--rollback]`;
 
 export function parseArgs(argv: string[]): Args {
-  const a: Args = { baud: 115200, brand: defaultBrand(), profile: 'default', simulate: false, simulateTcp: false, report: 'hil-report', rebuild: false, suites: true };
+  const a: Args = { baud: 115200, brand: defaultBrand(), profile: 'default', simulate: false, simulateTcp: false, report: 'hil-report', rebuild: false, suites: true, rollback: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => {
@@ -49,6 +52,13 @@ export function parseArgs(argv: string[]): Args {
       case '--rebuild': a.rebuild = true; break;
       case '--no-suites': a.suites = false; break;
       case '--grep': a.grep = value(); break;
+      case '--rollback': a.rollback = true; break;
+      case '--protocol': {
+        const p = value();
+        if (p !== 'zmodem' && p !== 'ymodem') throw new Error('--protocol takes zmodem or ymodem (without it: ZMODEM when the terminal has rz)');
+        a.protocol = p;
+        break;
+      }
       case '--shard': {
         const m = /^(\d+)\/(\d+)$/.exec(value());
         if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new Error(`--shard takes I/N with 1 <= I <= N, e.g. 2/3`);

@@ -5,15 +5,31 @@
 //   npm run hil -- --serial tcp://labhost:4001 --url http://192.168.1.50
 //   npm run hil -- --simulate
 //   npm run hil -- --inventory terminals.json --shard 1/2
+//   npm run hil -- --serial /dev/ttyUSB0 --url http://192.168.1.50 --rollback
+//
+// Ctrl-C or SIGTERM stops the run: the transfer under way is cancelled, the
+// console left at its prompt, each report written with the step that was
+// interrupted; the exit status is 130 (SIGINT) or 143 (SIGTERM). A second
+// signal exits at once.
 //
 // docs/HIL.md has wiring, profiles, inventory files, reports and the image format.
 import { resolve } from 'node:path';
-import { runTerminal, type TerminalResult, type TerminalTarget } from './harness.ts';
+import { rollbackTerminal, runTerminal, type TerminalResult, type TerminalTarget } from './harness.ts';
 import { parseArgs, readInventory, shardOf, type InventoryEntry } from './cli-args.ts';
 import { startSimulatedTerminal, type SimulatedTerminal } from './simulate.ts';
 
+const SIGNAL_STATUS: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+
 async function main(): Promise<number> {
   const a = parseArgs(process.argv.slice(2));
+  const stop = new AbortController();
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      if (stop.signal.aborted) process.exit(SIGNAL_STATUS[sig]);
+      console.error(`\nhil: ${sig}: cancelling the transfer and writing the reports (again to quit at once)`);
+      stop.abort(sig);
+    });
+  }
   const entries: InventoryEntry[] = a.inventory
     ? shardOf(readInventory(a.inventory), a.shard)
     : [{ name: a.name ?? (a.simulate ? 'simulated' : a.serial!.replace(/^.*\//, '')), serial: a.serial, url: a.url, simulate: a.simulate, deviceProfile: a.deviceProfile }];
@@ -35,16 +51,20 @@ async function main(): Promise<number> {
           console.log(`[${e.name}] simulated terminal: web ${url}, serial console ${serial}`);
         }
         const target: TerminalTarget = { name: e.name!, serial, url, baud: e.baud ?? a.baud, brand: e.brand ?? a.brand, profile: e.profile ?? a.profile };
-        return runTerminal(target, {
+        const opts = {
           reportRoot: resolve(a.report),
           rebuild: a.rebuild,
           noSuites: !a.suites,
           playwrightArgs: a.grep ? ['--grep', a.grep] : [],
-        });
+          protocol: a.protocol,
+          signal: stop.signal,
+        };
+        return a.rollback ? rollbackTerminal(target, opts) : runTerminal(target, opts);
       }),
     );
     console.log('\nterminal              result   report');
     for (const r of results) console.log(`${r.target.name.padEnd(21)} ${r.ok ? 'passed ' : 'FAILED '}  ${r.reportDir}/report.html`);
+    if (stop.signal.aborted) return SIGNAL_STATUS[String(stop.signal.reason)] ?? 1;
     return results.every((r) => r.ok) ? 0 : 1;
   } finally {
     await Promise.all(sims.map((s) => s.close()));

@@ -1,16 +1,20 @@
-// One terminal through the whole loop: image, serial sign-in, YMODEM
-// transfer, SHA-256 check, atomic install, web server restart, served-file
-// check, browser suites, report. Any failure before the swap leaves the old
-// console serving.
+// One terminal through the whole loop: image, serial sign-in, transfer
+// (ZMODEM when the terminal has rz, else YMODEM), SHA-256 check, install
+// into a new release folder and one atomic swap, web server restart,
+// served-file check, pruning of old releases, browser suites, report. Any
+// failure before the swap leaves the old console serving. Also the way back
+// (rollbackTerminal), and what a signal does: the transfer is cancelled, the
+// console left at its prompt, the report written with the step it stopped.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../build.ts';
 import { makeImage, type FlashImage } from './image.ts';
 import { openLink, type ByteLink } from './link.ts';
-import { fill, loadTerminalProfile } from './profile.ts';
-import { ShellDriver } from './shell-driver.ts';
+import { fill, loadTerminalProfile, type TerminalProfile } from './profile.ts';
+import { MARKER, ShellDriver } from './shell-driver.ts';
 import { ymodemSend } from './ymodem.ts';
+import { zmodemSend } from './zmodem.ts';
 import { progressPrinter } from './progress.ts';
 import { verifyServed, waitForHttp, type FileCheck } from './verify.ts';
 import { summarize, type CallConformance, type ReplyRecord } from './conformance.ts';
@@ -31,6 +35,8 @@ export interface TerminalTarget {
   profile: string;
 }
 
+export type Protocol = 'zmodem' | 'ymodem';
+
 export interface RunOptions {
   reportRoot: string;
   /** Rebuild dist/<brand> even when it exists. */
@@ -39,10 +45,14 @@ export interface RunOptions {
   noSuites?: boolean;
   /** Extra arguments for `playwright test` (e.g. a --grep). */
   playwrightArgs?: string[];
-  /** YMODEM retries and timeouts (tests shorten them). */
+  /** Transfer retries and timeouts (tests shorten them). */
   transfer?: { retries?: number; timeoutMs?: number };
+  /** Use this protocol whatever the profile says. */
+  protocol?: Protocol;
   /** Wrap the opened link (tests put a fault shim here). */
   wrapLink?: (link: ByteLink) => ByteLink;
+  /** Aborted (a signal): the step under way stops, the console is restored, the report says where it stopped. */
+  signal?: AbortSignal;
   log?: (line: string) => void;
 }
 
@@ -56,121 +66,335 @@ export interface Step {
 export type { TestSummary } from './report.ts';
 import type { TestSummary } from './report.ts';
 
+export interface TransferFigures {
+  protocol: Protocol;
+  bytes: number;
+  /** From the receive command to the shell's marker after it: what a flash pays. */
+  seconds: number;
+  bytesPerSecond: number;
+  /** The data alone: from the first data block to the last one acknowledged. */
+  dataSeconds: number;
+  dataBytesPerSecond: number;
+  /** Shares of the line rate (bytes x 10 bits / baud); 0 on a network link, which the baud rate does not pace. */
+  lineRatePercent: number;
+  dataLineRatePercent: number;
+}
+
 export interface TerminalResult {
   target: TerminalTarget;
   ok: boolean;
+  /** What the run did: flash, or roll back to the previous release. */
+  mode: 'flash' | 'rollback';
   steps: Step[];
   image?: { name: string; bytes: number; sha256: string; release: string };
-  transfer?: { seconds: number; bytesPerSecond: number; lineRatePercent: number };
+  transfer?: TransferFigures;
+  /** Release folders: the one now live, the one before it (rollback target), and those pruned. */
+  releases?: { live: string; previous: string; removed: string[] };
   files: FileCheck[];
   tests?: TestSummary;
   conformance: CallConformance[];
+  /** Set when a signal stopped the run: the signal and the step it stopped. */
+  interrupted?: { signal: string; step: string };
   reportDir: string;
 }
 
-/** The transfer rate as a share of the line rate; a pty or a network link is not paced by the baud rate. */
-export function lineRateText(percent: number, baud: number): string {
-  if (!percent) return '';
-  if (percent > 105) return `; faster than ${baud} baud, so this link does not pace at the baud rate (a pty or a network)`;
-  return `, ${percent.toFixed(1)} % of the ${baud} baud line rate`;
+export class Interrupted extends Error {
+  constructor(readonly signal: string) {
+    super(`interrupted (${signal})`);
+  }
 }
 
-export async function runTerminal(target: TerminalTarget, opts: RunOptions): Promise<TerminalResult> {
-  const log = (line: string) => (opts.log ?? console.log)(`[${target.name}] ${line}`);
-  const dir = resolve(opts.reportRoot, target.name.replace(/[^\w.-]/g, '_'));
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const result: TerminalResult = { target, ok: false, steps: [], files: [], conformance: [], reportDir: dir };
-  const profile = loadTerminalProfile(target.profile);
-  let link: ByteLink | undefined;
-  let image: FlashImage | undefined;
+/** "data 11.2 kB/s (97.1 % ...); whole transfer 7.1 kB/s in 8.8 s (62.0 % ...)" */
+export function transferText(t: TransferFigures, baud: number): string {
+  const kb = (n: number) => `${(n / 1000).toFixed(1)} kB/s`;
+  const share = (p: number) => (p && p <= 105 ? ` (${p.toFixed(1)} % of the ${baud} baud line rate)` : '');
+  const unpaced = t.lineRatePercent > 105 || t.dataLineRatePercent > 105 ? `; faster than ${baud} baud: this link (a pty or a network) is not paced by the baud rate` : '';
+  return `${t.protocol.toUpperCase()}, ${t.bytes} bytes: data blocks ${kb(t.dataBytesPerSecond)}${share(t.dataLineRatePercent)}; whole transfer ${kb(t.bytesPerSecond)} in ${t.seconds.toFixed(1)} s${share(t.lineRatePercent)}, receiver start and end included${unpaced}`;
+}
 
-  const step = async <T,>(name: string, fn: () => Promise<T>, detail: (v: T) => string = () => ''): Promise<T> => {
+/** A release folder name: UTC time (so names sort oldest first), then the image's release. */
+export function releaseFolder(release: string, now = new Date()): string {
+  return `${now.toISOString().replace(/[-:]/g, '').replace(/\.(\d{3})Z$/, '$1Z')}-${release}`;
+}
+const OURS = /^\d{8}T\d{9}Z-/;
+
+/**
+ * Which release folders to remove: of the folders this harness made (named
+ * by releaseFolder), all but the newest `keep`; never the live one or the one
+ * to roll back to, and never a folder someone else made (a factory release).
+ */
+export function foldersToPrune(names: string[], keep: number, live: string, previous: string): string[] {
+  const ours = names.filter((n) => OURS.test(n)).sort().reverse();
+  const kept = new Set([live, previous].filter(Boolean));
+  for (const n of ours) if (kept.size < keep) kept.add(n);
+  return ours.filter((n) => !kept.has(n)).sort();
+}
+
+const baseName = (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? '';
+
+/** One run against one terminal: its steps, link, shell and report. */
+class Run {
+  readonly result: TerminalResult;
+  readonly log: (line: string) => void;
+  readonly profile: TerminalProfile;
+  link?: ByteLink;
+  shell?: ShellDriver;
+  private readonly stopped: Promise<never>;
+
+  constructor(readonly target: TerminalTarget, readonly opts: RunOptions, mode: TerminalResult['mode']) {
+    this.log = (line: string) => (opts.log ?? console.log)(`[${target.name}] ${line}`);
+    const dir = resolve(opts.reportRoot, target.name.replace(/[^\w.-]/g, '_'));
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    this.result = { target, ok: false, mode, steps: [], files: [], conformance: [], reportDir: dir };
+    this.profile = loadTerminalProfile(target.profile);
+    this.stopped = new Promise<never>((_, reject) => {
+      const stop = () => {
+        const e = new Interrupted(String(opts.signal?.reason ?? 'signal'));
+        this.link?.interrupt(e); // reads under way fail now; the step's own cleanup (a transfer's CAN) still writes
+        reject(e);
+      };
+      if (opts.signal?.aborted) stop();
+      else opts.signal?.addEventListener('abort', stop, { once: true });
+    });
+    this.stopped.catch(() => undefined);
+  }
+
+  cmd(name: keyof TerminalProfile['commands'], values: Record<string, string> = {}): string {
+    const t = this.profile.commands[name];
+    if (!t) throw new Error(`terminal profile: commands.${name} is missing`);
+    return fill(t, values, this.profile);
+  }
+
+  async step<T>(name: string, fn: () => Promise<T>, detail: (v: T) => string = () => ''): Promise<T> {
     const t0 = Date.now();
+    const work = fn();
+    work.catch(() => undefined);
     try {
-      const v = await fn();
-      result.steps.push({ name, ok: true, ms: Date.now() - t0, detail: detail(v) });
-      log(`${name}: ok${result.steps.at(-1)!.detail ? ` (${result.steps.at(-1)!.detail})` : ''}`);
+      const v = await Promise.race([work, this.stopped]);
+      this.result.steps.push({ name, ok: true, ms: Date.now() - t0, detail: detail(v) });
+      const d = this.result.steps.at(-1)!.detail;
+      this.log(`${name}: ok${d ? ` (${d})` : ''}`);
       return v;
     } catch (e) {
-      const msg = (e as Error).message;
-      result.steps.push({ name, ok: false, ms: Date.now() - t0, detail: msg });
-      log(`${name}: FAILED: ${msg}`);
+      let msg = (e as Error).message;
+      if (e instanceof Interrupted) {
+        this.result.interrupted = { signal: e.signal, step: name };
+        // Let the step end on its own (a transfer sends its cancel) before anyone else writes.
+        await Promise.race([work.catch(() => undefined), new Promise((r) => setTimeout(r, 5000))]);
+        msg = `interrupted by ${e.signal}`;
+      }
+      this.result.steps.push({ name, ok: false, ms: Date.now() - t0, detail: msg });
+      this.log(`${name}: FAILED: ${msg}`);
       throw e;
     }
-  };
+  }
 
-  try {
-    image = await step('image', async () => {
-      const site = join(ROOT, 'dist', target.brand);
-      if (opts.rebuild || !existsSync(join(site, 'manifest.json'))) await build({ brands: [target.brand], quiet: true });
-      return makeImage(site);
-    }, (i) => `${i.name}, ${i.data.length} bytes, sha256 ${i.sha256.slice(0, 16)}…`);
-    result.image = { name: image.name, bytes: image.data.length, sha256: image.sha256, release: image.release };
-    const vars = { image: image.name, release: image.release };
-
-    link = await step('connect', async () => {
+  async connect(): Promise<ShellDriver> {
+    const { target, opts } = this;
+    this.link = await this.step('connect', async () => {
       const l = await openLink(target.serial, target.baud);
       return opts.wrapLink ? opts.wrapLink(l) : l;
     }, () => `${target.serial}${target.serial.startsWith('tcp://') ? '' : ` at ${target.baud} baud`}`);
-    const shell = new ShellDriver(link, profile, log);
-    await step('sign in', () => shell.signIn(), () => `as ${profile.user}`);
+    const shell = new ShellDriver(this.link, this.profile, this.log);
+    this.shell = shell;
+    await this.step('sign in', () => shell.signIn(), () => `as ${this.profile.user}`);
+    return shell;
+  }
 
-    const transfer = await step('transfer', async () => {
-      const cmd = fill(profile.commands.receive, vars);
-      await shell.start(cmd);
-      const bar = progressPrinter(`[${target.name}] YMODEM`, image!.data.length);
-      await ymodemSend(link!, [{ name: image!.name, data: image!.data }], { ...opts.transfer, onProgress: (p) => bar.update(p.bytes) });
-      const t = bar.done(image!.data.length);
-      await shell.finish(cmd);
-      const lineRatePercent = target.serial.startsWith('tcp://') ? 0 : ((t.bytesPerSecond * 10) / target.baud) * 100;
-      return { ...t, lineRatePercent };
-    }, (t) => `${(t.bytesPerSecond / 1000).toFixed(1)} kB/s in ${t.seconds.toFixed(1)} s${lineRateText(t.lineRatePercent, target.baud)}`);
-    result.transfer = transfer;
+  /** What /www points at now, '' if it is not a symlink (or the link is missing). */
+  async readLink(link: string): Promise<string> {
+    try {
+      return (await this.shell!.run(this.cmd('readLink', { link }))).split(/\r?\n/).pop()!.trim();
+    } catch {
+      return '';
+    }
+  }
 
-    await step('checksum', async () => {
-      const out = await shell.run(fill(profile.commands.sha256, vars));
-      const got = /\b([0-9a-f]{64})\b/.exec(out)?.[1];
-      if (!got) throw new Error(`the terminal printed no SHA-256: ${JSON.stringify(out.slice(0, 200))}`);
-      if (got !== image!.sha256) throw new Error(`the terminal has ${got}, the image is ${image!.sha256}: not installing`);
-      return got;
-    }, (sha) => `terminal reports ${sha.slice(0, 16)}…, same as the image`);
+  async swap(link: string, target: string): Promise<void> {
+    await this.shell!.run(this.cmd('setLink', { link, target }));
+  }
 
-    await step('install', () => shell.run(fill(profile.commands.install, vars)), () => `release ${image!.release}`);
-    await step('restart web server', () => shell.run(fill(profile.commands.restartWeb, vars)));
-    if (profile.commands.cleanup) await shell.run(fill(profile.commands.cleanup, vars)).catch(() => '');
-
-    await step('web server up', () => waitForHttp(target.url, profile.timeouts.httpMs), (ms) => `after ${ms} ms`);
-    result.files = await step('served files', async () => {
-      const checks = await verifyServed(target.url, image!);
+  async restartAndVerify(manifest: FlashImage['manifest']): Promise<void> {
+    const { target, profile } = this;
+    await this.step('restart web server', () => this.shell!.run(this.cmd('restartWeb')));
+    await this.step('web server up', () => waitForHttp(target.url, profile.timeouts.httpMs), (ms) => `after ${ms} ms`);
+    this.result.files = await this.step('served files', async () => {
+      const checks = await verifyServed(target.url, { manifest } as FlashImage);
       const bad = checks.filter((c) => !c.ok);
       if (bad.length) throw new Error(`${bad.length} of ${checks.length} files differ: ${bad.map((b) => `${b.path} (${b.problem})`).join('; ')}`);
       return checks;
     }, (c) => `${c.length} files match the manifest`);
+  }
 
-    if (!opts.noSuites) {
-      result.tests = await step('browser suites', async () => {
-        const s = await runSuites(target, dir, opts.playwrightArgs ?? [], log);
-        if (s.failures) throw new Error(`${s.failures} of ${s.tests} tests failed: ${s.failed.join('; ')}`);
-        return s;
-      }, (s) => `${s.tests - s.skipped} passed, ${s.skipped} skipped`);
+  /** After a signal: cancel what runs on the console and get back to its prompt. */
+  async restoreConsole(): Promise<void> {
+    const { link, shell } = this;
+    if (!link || !shell || link.closed) return;
+    link.interrupt(null);
+    try {
+      await shell.clear();
+      await link.write('\r');
+      await link.expect(shell.prompt, 3000);
+      this.log('console restored: transfer cancelled, back at the shell prompt');
+    } catch (e) {
+      this.log(`console: could not get back to the prompt (${(e as Error).message}); the next run cancels and clears the line at sign-in`);
     }
-    result.ok = true;
-  } catch {
-    result.ok = false;
-    const tests = join(dir, 'playwright-junit.xml');
-    if (!result.tests && existsSync(tests)) result.tests = readJunit(tests);
-  } finally {
-    await link?.close().catch(() => undefined);
+  }
+
+  async end(): Promise<TerminalResult> {
+    const { result } = this;
+    if (result.interrupted) await this.restoreConsole();
+    await this.link?.close().catch(() => undefined);
+    const dir = result.reportDir;
     const replies = join(dir, 'replies.jsonl');
     if (existsSync(replies)) {
       const records = readFileSync(replies, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ReplyRecord);
       result.conformance = summarize(records);
     }
+    const tests = join(dir, 'playwright-junit.xml');
+    if (!result.tests && existsSync(tests)) result.tests = readJunit(tests);
     writeReport(result, screenshots(dir));
-    log(`report: ${relative(process.cwd(), join(dir, 'report.html'))}`);
+    this.log(`report: ${relative(process.cwd(), join(dir, 'report.html'))}`);
+    return result;
   }
-  return result;
+}
+
+/** Send the image with the protocol the terminal can take; the figures of the whole transfer and of its data. */
+async function transfer(run: Run, image: FlashImage): Promise<TransferFigures> {
+  const { shell, link, profile, target, opts } = run;
+  let protocol: Protocol = opts.protocol ?? (profile.protocol === 'auto' ? 'ymodem' : profile.protocol);
+  if (!opts.protocol && profile.protocol === 'auto') {
+    protocol = await shell!.run(run.cmd('hasZmodem')).then(
+      () => 'zmodem' as const,
+      () => 'ymodem' as const,
+    );
+    run.log(`transfer: ${protocol === 'zmodem' ? 'the terminal has rz: ZMODEM' : 'no rz on the terminal: YMODEM with rb'}`);
+  }
+  const cmd = run.cmd(protocol === 'zmodem' ? 'receiveZmodem' : 'receive');
+  const bytes = image.data.length;
+  const files = [{ name: image.name, data: image.data }];
+  const bar = progressPrinter(`[${target.name}] ${protocol.toUpperCase()}`, bytes);
+  const data = { from: 0, to: 0 };
+  const onProgress = (p: { bytes: number; total: number }) => {
+    if (p.bytes === 0 && !data.from) data.from = performance.now();
+    if (p.bytes === p.total) data.to = performance.now();
+    bar.update(p.bytes);
+  };
+  // The shell coming back (its marker) also ends the session: a receiver that quit before its last answer reached us.
+  const shellBack = new RegExp(`${MARKER.source}|${shell!.prompt.source}`, 'm');
+  const t0 = performance.now();
+  await shell!.start(cmd);
+  if (protocol === 'zmodem') await zmodemSend(link!, files, { ...opts.transfer, onProgress, shellBack });
+  else await ymodemSend(link!, files, { ...opts.transfer, onProgress, shellBack });
+  bar.done(bytes);
+  await shell!.finish(cmd);
+  const seconds = (performance.now() - t0) / 1000;
+  const dataSeconds = Math.max(0.001, (data.to - data.from) / 1000);
+  const paced = !target.serial.startsWith('tcp://');
+  const share = (s: number) => (paced ? ((bytes * 10) / target.baud / s) * 100 : 0);
+  return {
+    protocol,
+    bytes,
+    seconds,
+    bytesPerSecond: bytes / seconds,
+    dataSeconds,
+    dataBytesPerSecond: bytes / dataSeconds,
+    lineRatePercent: share(seconds),
+    dataLineRatePercent: share(dataSeconds),
+  };
+}
+
+export async function runTerminal(target: TerminalTarget, opts: RunOptions): Promise<TerminalResult> {
+  const run = new Run(target, opts, 'flash');
+  const { result, profile } = run;
+  try {
+    const image = await run.step('image', async () => {
+      const site = join(ROOT, 'dist', target.brand);
+      if (opts.rebuild || !existsSync(join(site, 'manifest.json'))) await build({ brands: [target.brand], quiet: true });
+      return makeImage(site);
+    }, (i) => `${i.name}, ${i.data.length} bytes, sha256 ${i.sha256.slice(0, 16)}…`);
+    result.image = { name: image.name, bytes: image.data.length, sha256: image.sha256, release: image.release };
+    const shell = await run.connect();
+    const vars = { image: image.name };
+
+    result.transfer = await run.step('transfer', () => transfer(run, image), (t) => transferText(t, target.baud));
+
+    await run.step('checksum', async () => {
+      const out = await shell.run(run.cmd('sha256', vars));
+      const got = /\b([0-9a-f]{64})\b/.exec(out)?.[1];
+      if (!got) throw new Error(`the terminal printed no SHA-256: ${JSON.stringify(out.slice(0, 200))}`);
+      if (got !== image.sha256) throw new Error(`the terminal has ${got}, the image is ${image.sha256}: not installing`);
+      return got;
+    }, (sha) => `terminal reports ${sha.slice(0, 16)}…, same as the image`);
+
+    // Always a new folder, even for the build that is live now: the live one is never touched, and /www moves in one rename.
+    const { www, releases } = profile.paths;
+    const folder = releaseFolder(image.release);
+    const before = await run.step('install', async () => {
+      await shell.run(run.cmd('unpack', { ...vars, folder }));
+      const live = await run.readLink(www);
+      await run.swap(www, `${releases}/${folder}`);
+      if (live) await run.swap(`${www}.previous`, live);
+      return live;
+    }, (live) => `${releases}/${folder} is live${live ? `; ${live} kept for --rollback` : ''}`);
+    result.releases = { live: folder, previous: baseName(before), removed: [] };
+    if (profile.commands.cleanup) await shell.run(run.cmd('cleanup', vars)).catch(() => '');
+
+    await run.restartAndVerify(image.manifest);
+
+    result.releases.removed = await run.step('prune releases', async () => {
+      const names = (await shell.run(run.cmd('list'))).split(/\r?\n/).map((n) => n.trim()).filter(Boolean);
+      const drop = foldersToPrune(names, profile.keepReleases, folder, baseName(before));
+      if (drop.length) await shell.run(run.cmd('remove', { paths: drop.map((n) => `${releases}/${n}`).join(' ') }));
+      return drop;
+    }, (drop) => `${drop.length ? `removed ${drop.join(', ')}` : 'nothing to remove'}; keeping ${profile.keepReleases}`);
+
+    if (!opts.noSuites) {
+      result.tests = await run.step('browser suites', async () => {
+        const s = await runSuites(target, result.reportDir, opts.playwrightArgs ?? [], run.log);
+        if (s.failures) throw new Error(`${s.failures} of ${s.tests} tests failed: ${s.failed.join('; ')}`);
+        return s;
+      }, (s) => `${s.tests - s.skipped - s.failures} passed, ${s.skipped} skipped`);
+    }
+    result.ok = true;
+  } catch {
+    result.ok = false;
+  }
+  return run.end();
+}
+
+/**
+ * `npm run hil -- --rollback`: point /www back at the release before the
+ * live one (the install kept it as /www.previous), restart the web server
+ * and check that every file it serves matches that release's manifest.
+ * Rolling back twice returns to where it started.
+ */
+export async function rollbackTerminal(target: TerminalTarget, opts: RunOptions): Promise<TerminalResult> {
+  const run = new Run(target, opts, 'rollback');
+  const { result, profile } = run;
+  const { www } = profile.paths;
+  try {
+    const shell = await run.connect();
+    const { live, previous, manifest } = await run.step('find releases', async () => {
+      const live = await run.readLink(www);
+      const previous = await run.readLink(`${www}.previous`);
+      if (!previous) throw new Error(`${www}.previous does not exist: there is no earlier release to go back to (an install keeps one)`);
+      const text = await shell.run(run.cmd('readFile', { file: `${previous}/manifest.json` }));
+      const manifest = JSON.parse(text.slice(text.indexOf('{'))) as FlashImage['manifest'];
+      return { live, previous, manifest };
+    }, (r) => `live ${r.live || '(none)'}, going back to ${r.previous} (${r.manifest.brand} ${r.manifest.version})`);
+    await run.step('swap back', async () => {
+      await run.swap(www, previous);
+      if (live) await run.swap(`${www}.previous`, live);
+    }, () => `${www} -> ${previous}${live ? `; ${live} is now the one to roll back to` : ''}`);
+    result.releases = { live: baseName(previous), previous: baseName(live), removed: [] };
+    await run.restartAndVerify(manifest);
+    result.ok = true;
+  } catch {
+    result.ok = false;
+  }
+  return run.end();
 }
 
 /** Failure screenshots Playwright saved for this run. */

@@ -4,24 +4,50 @@
 // the browser suites) for CI.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lineRateText, type TerminalResult } from './harness.ts';
+import { transferText, type TerminalResult } from './harness.ts';
+
+export interface TestCase {
+  /** The spec file (Playwright's classname). */
+  file: string;
+  title: string;
+  status: 'passed' | 'failed' | 'skipped';
+  /** Why it was skipped (the test's skip reason), or the failure message. */
+  reason: string;
+}
 
 export interface TestSummary {
   tests: number;
   failures: number;
   skipped: number;
   failed: string[];
+  /** Every test: ran on the device (passed or failed) or skipped, and why. */
+  cases: TestCase[];
 }
 
-/** Counts and failed test names from a JUnit file. */
+const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n))).replace(/&amp;/g, '&');
+
+/**
+ * Counts and every test case from a Playwright JUnit file. Playwright writes
+ * a skip reason as <property name="skip" value="..."> in the test case.
+ */
 export function readJunit(file: string): TestSummary {
   const xml = readFileSync(file, 'utf8');
-  const attr = (name: string) => Number(new RegExp(`<testsuites[^>]*\\s${name}="(\\d+)"`).exec(xml)?.[1] ?? 0);
-  // A failing testcase holds a <failure>, possibly after its <properties> and <system-out>.
-  const failed = [...xml.matchAll(/<testcase name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)]
-    .filter((m) => /<failure[\s>]/.test(m[2]))
-    .map((m) => m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
-  return { tests: attr('tests'), failures: attr('failures') + attr('errors'), skipped: attr('skipped'), failed };
+  const attr = (name: string) => Number(new RegExp(`<testsuites\\b[^>]*\\s${name}="(\\d+)"`).exec(xml)?.[1] ?? 0);
+  const cases: TestCase[] = [...xml.matchAll(/<testcase\s([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)].map((m) => {
+    const a = (n: string) => unescape(new RegExp(`\\b${n}="([^"]*)"`).exec(m[1])?.[1] ?? '');
+    const body = m[3] ?? '';
+    const failure = /<(failure|error)\b([^>]*)/.exec(body);
+    const skipped = /<skipped\b/.test(body);
+    const skipWhy = /<property name="skip" value="([^"]*)"/.exec(body)?.[1];
+    return {
+      file: a('classname'),
+      title: a('name'),
+      status: failure ? 'failed' : skipped ? 'skipped' : 'passed',
+      reason: failure ? unescape(/message="([^"]*)"/.exec(failure[2])?.[1] ?? '') : skipped ? unescape(skipWhy ?? '') : '',
+    };
+  });
+  const failed = cases.filter((c) => c.status === 'failed').map((c) => c.title);
+  return { tests: attr('tests'), failures: attr('failures') + attr('errors'), skipped: attr('skipped'), failed, cases };
 }
 
 
@@ -32,9 +58,10 @@ function junit(r: TerminalResult): string {
     .map((s) => `    <testcase classname="hil.${esc(r.target.name)}" name="${esc(s.name)}" time="${(s.ms / 1000).toFixed(3)}">${s.ok ? '' : `<failure message="${esc(s.detail)}"/>`}</testcase>`)
     .join('\n');
   const failures = r.steps.filter((s) => !s.ok).length;
-  const own = `  <testsuite name="hil ${esc(r.target.name)}: flash and verify" tests="${r.steps.length}" failures="${failures}" errors="0" skipped="0">\n${cases}\n  </testsuite>`;
+  const own = `  <testsuite name="hil ${esc(r.target.name)}: ${r.mode === 'rollback' ? 'rollback' : 'flash and verify'}" tests="${r.steps.length}" failures="${failures}" errors="0" skipped="0">\n${cases}\n  </testsuite>`;
   const pwFile = join(r.reportDir, 'playwright-junit.xml');
-  const pw = existsSync(pwFile) ? [...readFileSync(pwFile, 'utf8').matchAll(/<testsuite[\s\S]*?<\/testsuite>/g)].map((m) => m[0]).join('\n') : '';
+  // <testsuite followed by a space or '>', not <testsuites: the browser suites' own wrapper is left out.
+  const pw = existsSync(pwFile) ? [...readFileSync(pwFile, 'utf8').matchAll(/<testsuite[\s>][\s\S]*?<\/testsuite>/g)].map((m) => m[0]).join('\n') : '';
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="hil ${esc(r.target.name)}">\n${own}\n${pw}\n</testsuites>\n`;
 }
 
@@ -46,19 +73,23 @@ function html(r: TerminalResult, shots: string[]): string {
         .map((c) => `<tr class="${c.ok === c.seen ? 'ok' : 'bad'}"><td>${esc(c.call)}</td><td>${c.seen}</td><td>${c.ok}</td><td>${esc(c.problems.join('; '))}</td></tr>`)
         .join('')}</table>`
     : '<p>No /goform/ replies were recorded (the browser suites did not run).</p>';
+  const word = { passed: 'ran on the device: passed', failed: 'ran on the device: FAILED', skipped: 'skipped' };
   const tests = r.tests
-    ? `<p>${r.tests.tests} tests: ${r.tests.tests - r.tests.failures - r.tests.skipped} passed, ${r.tests.failures} failed, ${r.tests.skipped} skipped (the skipped ones need the simulated terminal). Full Playwright report: <a href="playwright/index.html">playwright/index.html</a>.</p>${
-        r.tests.failed.length ? `<ul>${r.tests.failed.map((f) => `<li>${esc(f)}</li>`).join('')}</ul>` : ''
-      }`
+    ? `<p>${r.tests.tests} tests: ${r.tests.tests - r.tests.failures - r.tests.skipped} passed, ${r.tests.failures} failed, ${r.tests.skipped} skipped on this terminal. Full Playwright report: <a href="playwright/index.html">playwright/index.html</a>.</p>
+<table><tr><th>file</th><th>test</th><th>result</th><th>why</th></tr>${r.tests.cases
+        .map((c) => `<tr class="${c.status === 'failed' ? 'bad' : c.status}"><td>${esc(c.file)}</td><td>${esc(c.title)}</td><td>${word[c.status]}</td><td>${esc(c.reason)}</td></tr>`)
+        .join('')}</table>`
     : '<p>The browser suites did not run.</p>';
   const pics = shots.map((s) => `<figure><img src="${esc(s)}" alt="screenshot of a failure"><figcaption>${esc(s)}</figcaption></figure>`).join('');
   const files = r.files.length ? `<p>${r.files.filter((f) => f.ok).length} of ${r.files.length} files served exactly as in the manifest.</p>` : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>HIL ${esc(t.name)}: ${r.ok ? 'passed' : 'FAILED'}</title>
-<style>body{font:14px/1.5 system-ui,sans-serif;margin:2rem;color:#1c2330}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccd;padding:.3rem .6rem;text-align:left;vertical-align:top}tr.bad td{background:#fde8e8}tr.ok td:nth-child(2){color:#1a7f37}img{max-width:640px;border:1px solid #ccd}h1 span{color:${r.ok ? '#1a7f37' : '#b42318'}}</style></head><body>
-<h1>${esc(t.name)}: <span>${r.ok ? 'passed' : 'FAILED'}</span></h1>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>HIL ${esc(t.name)}${r.mode === 'rollback' ? ' rollback' : ''}: ${r.ok ? 'passed' : 'FAILED'}</title>
+<style>body{font:14px/1.5 system-ui,sans-serif;margin:2rem;color:#1c2330}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccd;padding:.3rem .6rem;text-align:left;vertical-align:top}tr.bad td{background:#fde8e8}tr.skipped td{color:#5b6475}tr.ok td:nth-child(2){color:#1a7f37}img{max-width:640px;border:1px solid #ccd}h1 span{color:${r.ok ? '#1a7f37' : '#b42318'}}</style></head><body>
+<h1>${esc(t.name)}${r.mode === 'rollback' ? ' (rollback)' : ''}: <span>${r.ok ? 'passed' : 'FAILED'}</span></h1>
 <p>Serial ${esc(t.serial)}${t.serial.startsWith('tcp://') ? '' : ` at ${t.baud} baud`}, web ${esc(t.url)}, brand ${esc(t.brand)}, profile ${esc(t.profile)}.</p>
 ${r.image ? `<p>Image ${esc(r.image.name)}: ${r.image.bytes} bytes, SHA-256 <code>${esc(r.image.sha256)}</code>, release ${esc(r.image.release)}.</p>` : ''}
-${r.transfer ? `<p>Transfer: ${(r.transfer.bytesPerSecond / 1000).toFixed(1)} kB/s in ${r.transfer.seconds.toFixed(1)} s${esc(lineRateText(r.transfer.lineRatePercent, t.baud))}.</p>` : ''}
+${r.interrupted ? `<p><strong>Interrupted by ${esc(r.interrupted.signal)} during "${esc(r.interrupted.step)}".</strong> The transfer was cancelled and the console left at its prompt; nothing after that step ran.</p>` : ''}
+${r.transfer ? `<p>Transfer: ${esc(transferText(r.transfer, t.baud))}.</p>` : ''}
+${r.releases ? `<p>Releases: ${esc(r.releases.live)} is live${r.releases.previous ? `, ${esc(r.releases.previous)} is the one <code>--rollback</code> goes back to` : ''}${r.releases.removed.length ? `; removed ${esc(r.releases.removed.join(', '))}` : ''}.</p>` : ''}
 <h2>Steps</h2><table><tr><th>step</th><th>result</th><th>time</th><th>detail</th></tr>${rows}</table>
 ${files}
 <h2>Browser suites</h2>${tests}${pics ? `<h2>Failure screenshots</h2>${pics}` : ''}

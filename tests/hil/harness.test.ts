@@ -76,7 +76,11 @@ test('profile: the default fits a busybox terminal; a partial profile inherits; 
   assert.is(p.user, 'root');
   assert.match('terminal login: ', new RegExp(p.prompts.login, 'm'));
   assert.match('/tmp # ', new RegExp(p.prompts.shell, 'm'));
-  assert.is(fill(p.commands.sha256, { image: 'console-ia.tar' }), 'sha256sum /tmp/console-ia.tar');
+  assert.is(fill(p.commands.sha256, { image: 'console-ia.tar' }, p), 'sha256sum /tmp/console-ia.tar');
+  assert.is(fill(p.commands.setLink, { link: '/www', target: '/www.d/x' }, p), 'ln -sfn /www.d/x /www.next && mv -T /www.next /www');
+  assert.throws(() => fill(p.commands.unpack, {}, p), /no value for \{folder\}/);
+  assert.is(p.protocol, 'auto');
+  assert.is(p.keepReleases, 3);
   const dir = tmp();
   writeFileSync(join(dir, 'mine.json'), JSON.stringify({ prompts: { shell: '=> $' }, commands: { restartWeb: 'killall -HUP httpd' } }));
   const mine = loadTerminalProfile(join(dir, 'mine.json'));
@@ -87,6 +91,10 @@ test('profile: the default fits a busybox terminal; a partial profile inherits; 
   writeFileSync(join(dir, 'bad.json'), JSON.stringify({ prompts: { shell: '([' } }));
   assert.throws(() => loadTerminalProfile(join(dir, 'bad.json')), /not a regular expression/);
   assert.throws(() => loadTerminalProfile('nope'), /no terminal profile/);
+  writeFileSync(join(dir, 'old.json'), JSON.stringify({ commands: { install: 'rm -rf /www.d/{release} && tar ...' } }));
+  assert.throws(() => loadTerminalProfile(join(dir, 'old.json')), /commands\.install is gone/);
+  writeFileSync(join(dir, 'keep.json'), JSON.stringify({ keepReleases: 1 }));
+  assert.throws(() => loadTerminalProfile(join(dir, 'keep.json')), /keepReleases must be 2 or more/);
 });
 
 test('arguments, inventory and shards', async () => {
@@ -97,6 +105,9 @@ test('arguments, inventory and shards', async () => {
   assert.throws(() => cli.parseArgs(['--simulate', '--serial', 'x', '--url', 'y']), /exactly one/);
   assert.throws(() => cli.parseArgs(['--inventory', 'f', '--shard', '3/2']), /--shard takes/);
   assert.throws(() => cli.parseArgs(['--simulate', '--baud', 'fast']), /--baud/);
+  assert.is(cli.parseArgs(['--serial', 'x', '--url', 'y', '--rollback']).rollback, true);
+  assert.is(cli.parseArgs(['--simulate', '--protocol', 'ymodem']).protocol, 'ymodem');
+  assert.throws(() => cli.parseArgs(['--simulate', '--protocol', 'kermit']), /--protocol takes zmodem or ymodem/);
   const list = [1, 2, 3, 4, 5, 6, 7];
   assert.equal(cli.shardOf(list, [1, 3]), [1, 4, 7]);
   assert.equal(cli.shardOf(list, [3, 3]), [3, 6]);
@@ -156,12 +167,80 @@ test('conformance: replies checked against the contract', () => {
   assert.equal(s.map((c) => [c.call, c.seen, c.ok]), [['chklogin', 1, 1], ['GetDeviceFunList', 2, 1]]);
 });
 
-test('JUnit: counts and failed test names', () => {
+test('JUnit: counts, and every test with its result and the reason it was skipped', () => {
   const dir = tmp();
   writeFileSync(join(dir, 'j.xml'), `<?xml version="1.0"?><testsuites id="" name="" tests="3" failures="1" skipped="1" errors="0" time="1">
-<testsuite name="a"><testcase name="signs in" classname="x"></testcase><testcase name="shows &quot;404&quot;" classname="x">
-<system-out>log</system-out><failure message="boom"/></testcase><testcase name="s" classname="x"><skipped/></testcase></testsuite></testsuites>`);
-  assert.equal(readJunit(join(dir, 'j.xml')), { tests: 3, failures: 1, skipped: 1, failed: ['shows "404"'] });
+<testsuite name="a"><testcase name="signs in" classname="x.spec.ts"></testcase><testcase name="shows &quot;404&quot;" classname="x.spec.ts">
+<system-out>log</system-out><failure message="boom &amp; more"/></testcase><testcase name="s" classname="y.spec.ts"><properties><property name="skip" value="needs a person at the reader">
+</property></properties><skipped/></testcase></testsuite></testsuites>`);
+  assert.equal(readJunit(join(dir, 'j.xml')), {
+    tests: 3,
+    failures: 1,
+    skipped: 1,
+    failed: ['shows "404"'],
+    cases: [
+      { file: 'x.spec.ts', title: 'signs in', status: 'passed', reason: '' },
+      { file: 'x.spec.ts', title: 'shows "404"', status: 'failed', reason: 'boom & more' },
+      { file: 'y.spec.ts', title: 's', status: 'skipped', reason: 'needs a person at the reader' },
+    ],
+  });
+});
+
+test('the report: junit.xml is well-formed XML (a real parser) with the browser suites in it, and the report says per test what ran', async () => {
+  const { writeReport } = await import('../../hil/report.ts');
+  const dir = tmp();
+  // What Playwright's JUnit reporter writes: its own <testsuites> wrapper around the suites.
+  writeFileSync(join(dir, 'playwright-junit.xml'), `<testsuites id="" name="" tests="2" failures="0" skipped="1" errors="0" time="1">
+<testsuite name="auth.spec.ts" timestamp="t" hostname="chromium" tests="2" failures="0" skipped="1" time="1" errors="0">
+<testcase name="signs in" classname="auth.spec.ts" time="1"></testcase>
+<testcase name="enrols a face" classname="auth.spec.ts" time="0"><properties><property name="skip" value="a person must present a face">
+</property></properties><skipped></skipped></testcase>
+</testsuite>
+</testsuites>`);
+  const tests = readJunit(join(dir, 'playwright-junit.xml'));
+  const target = { name: 'bench <1>', serial: '/dev/x', url: 'http://x', baud: 115200, brand: 'ia', profile: 'default' };
+  writeReport({ target, ok: true, mode: 'flash', steps: [{ name: 'transfer', ok: true, ms: 1, detail: 'a & b' }], files: [], conformance: [], tests, reportDir: dir }, []);
+  const { parseXml } = await import('./xml.ts');
+  parseXml(join(dir, 'junit.xml'));
+  const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
+  assert.is(xml.match(/<testsuites\b/g)!.length, 1, 'one <testsuites>');
+  assert.is(xml.match(/<testsuite\b/g)!.length, 2, 'the harness steps and the browser suite');
+  const html = readFileSync(join(dir, 'report.html'), 'utf8');
+  assert.match(html, /<td>enrols a face<\/td><td>skipped<\/td><td>a person must present a face<\/td>/);
+  assert.match(html, /<td>signs in<\/td><td>ran on the device: passed<\/td>/);
+});
+
+test('releases: folder names sort by time; pruning keeps the newest, the live one and the rollback target, never a folder it did not make', async () => {
+  const { foldersToPrune, releaseFolder } = await import('../../hil/harness.ts');
+  const a = releaseFolder('1.0.0-aaaa', new Date('2026-11-23T10:00:00.001Z'));
+  assert.is(a, '20261123T100000001Z-1.0.0-aaaa');
+  const b = releaseFolder('1.0.0-aaaa', new Date('2026-11-23T10:00:00.002Z'));
+  const c = releaseFolder('1.0.1-bbbb', new Date('2026-11-24T09:00:00.000Z'));
+  const d = releaseFolder('1.0.2-cccc', new Date('2026-11-25T09:00:00.000Z'));
+  assert.ok(a < b && b < c && c < d);
+  assert.equal(foldersToPrune(['factory', a, b, c, d], 2, d, c), [a, b]);
+  assert.equal(foldersToPrune(['factory', a, b, c, d], 3, d, c), [a]);
+  // After a rollback the live one is older than the newest: both it and its rollback target stay.
+  assert.equal(foldersToPrune([a, b, c, d], 2, b, d), [a, c]);
+  assert.equal(foldersToPrune(['factory', d], 2, d, 'factory'), []);
+});
+
+test('prompts: terminal control sequences around a prompt do not hide it (busybox ash asks ESC[6n after each)', async () => {
+  const { withoutControls, streamLink } = await import('../../hil/link.ts');
+  assert.equal(withoutControls('/tmp # \x1b[6n').text, '/tmp # ');
+  assert.equal(withoutControls('\x1b]0;root@t: ~\x07\x1b[1;32mroot\x1b[0m:~$ ').text, 'root:~$ ');
+  const { PassThrough } = await import('node:stream');
+  const s = new PassThrough();
+  const link = streamLink(s);
+  s.write(Buffer.from('HIL_OK\r\n\x1b[1m/tmp # \x1b[6nrest'));
+  const p = loadTerminalProfile();
+  assert.is(await link.expect(/^HIL_(OK|FAIL)\r?$/m, 500), 'HIL_OK\r');
+  assert.is(await link.expect(new RegExp(p.prompts.shell, 'm'), 200).then(() => 'prompt', () => 'none'), 'none', 'text after the prompt: not a prompt yet');
+  const t = new PassThrough();
+  const l2 = streamLink(t);
+  t.write(Buffer.from('\r\n/tmp # \x1b[6n'));
+  assert.match(await l2.expect(new RegExp(p.prompts.shell, 'm'), 500), /\/tmp # $/);
+  assert.is(l2.drain().toString('latin1'), '\x1b[6n', 'what follows the match stays for the next reader');
 });
 
 test.run();

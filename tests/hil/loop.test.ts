@@ -28,7 +28,7 @@ test('npm run hil -- --simulate: flash over a pty, verify, run the browser suite
   const dir = join(report, 'simulated');
   const r = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
   assert.ok(r.ok);
-  assert.equal(r.steps.map((s: { name: string }) => s.name), ['image', 'connect', 'sign in', 'transfer', 'checksum', 'install', 'restart web server', 'web server up', 'served files', 'browser suites']);
+  assert.equal(r.steps.map((s: { name: string }) => s.name), ['image', 'connect', 'sign in', 'transfer', 'checksum', 'install', 'restart web server', 'web server up', 'served files', 'prune releases', 'browser suites']);
   assert.match(r.target.serial, /^\//, 'the console was reached through a pty, not TCP');
   assert.ok(r.files.length > 5 && r.files.every((f: { ok: boolean }) => f.ok));
   assert.ok(r.tests.tests - r.tests.skipped >= 10, `browser tests ran: ${JSON.stringify(r.tests)}`);
