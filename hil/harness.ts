@@ -352,7 +352,7 @@ export async function runTerminal(target: TerminalTarget, opts: RunOptions): Pro
 
     if (!opts.noSuites) {
       result.tests = await run.step('browser suites', async () => {
-        const s = await runSuites(target, result.reportDir, opts.playwrightArgs ?? [], run.log);
+        const s = await runSuites(target, result.reportDir, opts.playwrightArgs ?? [], run.log, opts.signal);
         if (s.failures) throw new Error(`${s.failures} of ${s.tests} tests failed: ${s.failed.join('; ')}`);
         return s;
       }, (s) => `${s.tests - s.skipped - s.failures} passed, ${s.skipped} skipped`);

@@ -23,7 +23,8 @@ export async function startSimulatedTerminal(opts: { deviceProfile?: string; pty
   const sim = await startSimulator({
     siteDir: siteDirOf(sandbox),
     storeFile: join(sandbox, '..', `${sandbox.split('/').pop()}-store.json`),
-    profile: loadProfile(opts.deviceProfile ?? 'default'),
+    // A bench terminal runs unattended: no one presents a face or finger, so an enrolment times out (after 10 s here).
+    profile: loadProfile(opts.deviceProfile ?? 'default', { enroll: { outcome: 'timeout', timeoutMs: 10_000 } }),
   });
   const console = await startConsole({
     root: sandbox,

@@ -16,6 +16,9 @@ export default defineConfig({
   retries: 0,
   forbidOnly: true,
   reporter: process.env.PW_REPORTER ? (process.env.PW_REPORTER as 'list') : [['list']],
+  // The hardware-in-loop harness names the project after the terminal, so reports
+  // merged from many terminals (hil/merge.ts) keep each terminal's results apart.
+  ...(process.env.HIL_TERMINAL ? { projects: [{ name: process.env.HIL_TERMINAL }] } : {}),
   outputDir: '../../test-results',
   use: {
     browserName: 'chromium',
