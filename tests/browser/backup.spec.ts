@@ -4,15 +4,14 @@
 // warning) and brings the terminal back to the file; a changed, foreign or
 // newer file is explained and nothing is written; a terminal with fewer
 // functions skips what it lacks and says so.
+//
+// Against a real terminal (TERMINAL_URL) the same tests run: what a test
+// changes through the device's API it puts back (the restore does, and a
+// `finally` when the test stops before it), and the terminal with fewer
+// functions is this one as the console is shown it (withoutFunctions).
 import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright/test';
-import { test, expect, openSignedIn, signIn, expectAccessible, simulatorOnly, deviceApi, BRAND } from './fixtures.ts';
-// After the fixtures: the simulator's modules load in their own order.
-import { startSimulator } from '../../hil/simulator/server.ts';
-import { loadProfile } from '../../hil/simulator/profile.ts';
+import { test, expect, openSignedIn, expectAccessible, deviceApi, withoutFunctions, BRAND } from './fixtures.ts';
 
 const WARNING = 'Applying these settings may break the connection to this page. Continue?';
 const GO_TO_LOGIN = 'Changing the network configuration may break the connection to this page. Go to the login page?';
@@ -56,6 +55,26 @@ const said = (page: Page) => page.locator('ul[aria-live]').getByRole('listitem')
 
 const keys = (v: unknown): string[] => (v && typeof v == 'object' ? Object.entries(v).flatMap(([k, x]) => [k, ...keys(x)]) : []);
 
+type Api = Awaited<ReturnType<typeof deviceApi>>;
+
+/**
+ * Put the parts the first test changes back to the file's values through the
+ * API (only needed when the test stopped before its restore did it): the
+ * device settings (with the administrator password as it is), access, time
+ * group 3, internet, and the work groups (all deleted and added again, as a
+ * restore does, when they differ).
+ */
+async function putBack(api: Api, settings: Json, adminPwd: unknown): Promise<void> {
+  expect((await api.call('GetMachineParam', { ...settings.SetMachineParam, AdminPwd: adminPwd })).retvalue).toBe(0);
+  expect((await api.call('GetAccessControl', settings.SetAccessControl)).retvalue).toBe(0);
+  expect((await api.call('GetGroupInfo', settings['SetGroupInfo?GroupNum=3'])).retvalue).toBe(0);
+  expect((await api.call('GetInternetParam', settings.SetInternetParam)).retvalue).toBe(0);
+  const now = (await api.call('SetUniversalGroup')).Groups as Json[];
+  if (JSON.stringify(now.map(({ Num, ...g }) => g)) == JSON.stringify(settings.SetUniversalGroup)) return;
+  if (now.length) expect((await api.call('DelSomeGroup', { Type: 2, Nums: now.map((g) => g.Num).join(',') })).retvalue).toBe(0);
+  for (const g of settings.SetUniversalGroup) expect((await api.call('GetUniversalGroup', g)).retvalue).toBe(0);
+}
+
 test('export, change settings, restore: the terminal has the exported settings again', async ({ page, terminal, request }) => {
   await openSignedIn(page, '/advSetting/backup');
   await expectAccessible(page, 'backup');
@@ -68,7 +87,7 @@ test('export, change settings, restore: the terminal has the exported settings a
   const f = first.file;
   expect(f).toMatchObject({ format: 'terminal-settings', version: 1, brand: BRAND, model: info.Model, firmware: info.Build_Version, serial: info.Serial, passwords: false });
   expect(f.check).toBe(fnv(JSON.stringify({ ...f, check: undefined })));
-  test.skip(!('SetUniversalGroup' in f.settings), 'a terminal without access control (the lite test covers one)');
+  test.skip(!('SetUniversalGroup' in f.settings), 'a terminal without access control (work groups): the test of a terminal with fewer functions covers one');
   expect(Object.keys(f.settings)).toEqual(expect.arrayContaining(['SetMachineParam', 'SetEthernetParam', 'SetGroupInfo?GroupNum=16', 'SetTimeIntervalInfo?ZoneNum=32', 'SetShiftsInfo?ShiftNum=8', 'SetGroupTime?Type=1', 'SetGroupTime?Type=0', 'SetUniversalGroup']));
   // No password, no clock, no screen language.
   expect(keys(f.settings).filter((k) => /pass|pwd$/i.test(k) || ['Language', 'Date', 'Time'].includes(k))).toEqual([]);
@@ -81,49 +100,55 @@ test('export, change settings, restore: the terminal has the exported settings a
   const m = f.settings.SetMachineParam;
   const volume = m.Volume == 7 ? 3 : 7;
   const cur = await api.call('SetMachineParam');
-  expect((await api.call('GetMachineParam', { DeviceID: m.DeviceID, Volume: volume, AdminPwd: cur.AdminPwd })).retvalue).toBe(0);
-  const ac = f.settings.SetAccessControl;
-  expect((await api.call('GetAccessControl', { ...ac, RelayDelay: ac.RelayDelay == 9 ? 8 : 9 })).retvalue).toBe(0);
-  const g3 = f.settings['SetGroupInfo?GroupNum=3'];
-  expect((await api.call('GetGroupInfo', { ...g3, Time4: g3.Time4 == 5 ? 6 : 5 })).retvalue).toBe(0);
-  expect((await api.call('GetUniversalGroup', { Name: 'Backup test', TimeGroup: 1 })).retvalue).toBe(0);
-  const net = f.settings.SetInternetParam;
-  expect((await api.call('GetInternetParam', { ...net, AutoMode: 0, Dns: net.Dns == '9.9.9.9' ? '8.8.8.8' : '9.9.9.9' })).retvalue).toBe(0);
+  let restored = false;
+  try {
+    expect((await api.call('GetMachineParam', { DeviceID: m.DeviceID, Volume: volume, AdminPwd: cur.AdminPwd })).retvalue).toBe(0);
+    const ac = f.settings.SetAccessControl;
+    expect((await api.call('GetAccessControl', { ...ac, RelayDelay: ac.RelayDelay == 9 ? 8 : 9 })).retvalue).toBe(0);
+    const g3 = f.settings['SetGroupInfo?GroupNum=3'];
+    expect((await api.call('GetGroupInfo', { ...g3, Time4: g3.Time4 == 5 ? 6 : 5 })).retvalue).toBe(0);
+    expect((await api.call('GetUniversalGroup', { Name: 'Backup test', TimeGroup: 1 })).retvalue).toBe(0);
+    const net = f.settings.SetInternetParam;
+    expect((await api.call('GetInternetParam', { ...net, AutoMode: 0, Dns: net.Dns == '9.9.9.9' ? '8.8.8.8' : '9.9.9.9' })).retvalue).toBe(0);
 
-  // Restore: the changes first, old and new, then only those written.
-  const writes: string[] = [];
-  page.on('request', (r) => {
-    const call = new URL(r.url()).pathname.replace('/goform/', '');
-    if (r.method() == 'POST' && !call.startsWith('Set')) writes.push(call);
-  });
-  await choose(page, first.text);
-  const row = (setting: string, field: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: setting, exact: true }) }).filter({ has: page.getByRole('cell', { name: field, exact: true }) });
-  await expect(row('Device', 'Volume').getByRole('cell')).toHaveText(['Device', 'Volume', String(volume), String(m.Volume)]);
-  await expect(row('Access', 'RelayDelay')).toHaveCount(1);
-  await expect(row('Groups 3', 'Time4')).toHaveCount(1);
-  await expect(row('Work group', 'Groups')).toHaveCount(1);
-  await expect(row('Internet', 'Dns')).toHaveCount(1);
-  await expect(page.getByRole('row')).toHaveCount(1 + 5 + (net.AutoMode ? 1 : 0));
-  expect(writes).toEqual([]);
-  await expectAccessible(page, 'backup with changes');
+    // Restore: the changes first, old and new, then only those written.
+    const writes: string[] = [];
+    page.on('request', (r) => {
+      const call = new URL(r.url()).pathname.replace('/goform/', '');
+      if (r.method() == 'POST' && !call.startsWith('Set')) writes.push(call);
+    });
+    await choose(page, first.text);
+    const row = (setting: string, field: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: setting, exact: true }) }).filter({ has: page.getByRole('cell', { name: field, exact: true }) });
+    await expect(row('Device', 'Volume').getByRole('cell')).toHaveText(['Device', 'Volume', String(volume), String(m.Volume)]);
+    await expect(row('Access', 'RelayDelay')).toHaveCount(1);
+    await expect(row('Groups 3', 'Time4')).toHaveCount(1);
+    await expect(row('Work group', 'Groups')).toHaveCount(1);
+    await expect(row('Internet', 'Dns')).toHaveCount(1);
+    await expect(page.getByRole('row')).toHaveCount(1 + 5 + (net.AutoMode ? 1 : 0));
+    expect(writes).toEqual([]);
+    await expectAccessible(page, 'backup with changes');
 
-  await page.getByRole('button', { name: 'Apply changes' }).click();
-  // Network last, after the warning; then the login page is offered (declined here).
-  await answer(page, WARNING, true);
-  await answer(page, GO_TO_LOGIN, false);
-  await expect(said(page)).toHaveText(['Device: Success', 'Access: Success', 'Groups 3: Success', 'Work group: Success', 'Internet: Success']);
-  const groups = f.settings.SetUniversalGroup.map(() => 'GetUniversalGroup');
-  expect(writes).toEqual(['GetMachineParam', 'GetAccessControl', 'GetGroupInfo', 'DelSomeGroup', ...groups, 'GetInternetParam']);
-  // The terminal kept its administrator password, and is back to the file.
-  expect((await api.call('SetMachineParam')).AdminPwd).toBe(cur.AdminPwd);
-  const again = await exported(page);
-  expect(again.file.settings).toEqual(f.settings);
-  await expectAccessible(page, 'backup after a restore');
+    await page.getByRole('button', { name: 'Apply changes' }).click();
+    // Network last, after the warning; then the login page is offered (declined here).
+    await answer(page, WARNING, true);
+    await answer(page, GO_TO_LOGIN, false);
+    await expect(said(page)).toHaveText(['Device: Success', 'Access: Success', 'Groups 3: Success', 'Work group: Success', 'Internet: Success']);
+    const groups = f.settings.SetUniversalGroup.map(() => 'GetUniversalGroup');
+    expect(writes).toEqual(['GetMachineParam', 'GetAccessControl', 'GetGroupInfo', 'DelSomeGroup', ...groups, 'GetInternetParam']);
+    // The terminal kept its administrator password, and is back to the file.
+    expect((await api.call('SetMachineParam')).AdminPwd).toBe(cur.AdminPwd);
+    const again = await exported(page);
+    expect(again.file.settings).toEqual(f.settings);
+    await expectAccessible(page, 'backup after a restore');
+    restored = true;
 
-  // The same file again: nothing to do.
-  await choose(page, again.text);
-  await expect(page.getByText('Nothing to change.')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Apply changes' })).toHaveCount(0);
+    // The same file again: nothing to do.
+    await choose(page, again.text);
+    await expect(page.getByText('Nothing to change.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Apply changes' })).toHaveCount(0);
+  } finally {
+    if (!restored) await putBack(await deviceApi(request, terminal), f.settings, cur.AdminPwd);
+  }
 });
 
 test('a changed, damaged, foreign or newer file is explained and nothing is written', async ({ page }) => {
@@ -162,50 +187,74 @@ test('a value the device refuses stops the restore there and says which', async 
   const cur = await api.call('SetMachineParam');
   const cm = file.settings.SetCommMode;
   expect((await api.call('GetCommMode', { ...cm, Port: cm.Port == 5011 ? 5012 : 5011 })).retvalue).toBe(0);
-  await choose(page, JSON.stringify(sealed(file)));
-  await expect(page.getByRole('button', { name: 'Apply changes' })).toBeVisible();
-  await page.getByRole('button', { name: 'Apply changes' }).click();
-  await expect(said(page)).toHaveText(['Device: Volume: Parameter Value Error', 'Stopped at Device; nothing after it was written.']);
-  expect((await api.call('SetCommMode')).Port).not.toBe(cm.Port);
-  expect((await api.call('SetMachineParam')).Volume).toBe(cur.Volume);
+  try {
+    await choose(page, JSON.stringify(sealed(file)));
+    await expect(page.getByRole('button', { name: 'Apply changes' })).toBeVisible();
+    await page.getByRole('button', { name: 'Apply changes' }).click();
+    await expect(said(page)).toHaveText(['Device: Volume: Parameter Value Error', 'Stopped at Device; nothing after it was written.']);
+    expect((await api.call('SetCommMode')).Port).not.toBe(cm.Port);
+    expect((await api.call('SetMachineParam')).Volume).toBe(cur.Volume);
+  } finally {
+    // The communication port as it was (the password is not in the file: absent, unchanged).
+    expect((await api.call('GetCommMode', cm)).retvalue).toBe(0);
+  }
 });
 
-test.describe('a terminal with fewer functions', () => {
-  // The model of the default profile (SetInfoParam Model), with the lite profile's function list: no Wi-Fi, Bluetooth, access control, ...
-  test.use({ profileName: 'lite', profileOverrides: { modelCode: loadProfile('default').modelCode } });
+/** What the console shows of the file's parts a terminal without them skips, by the read that carries each. */
+const LACKING: Record<string, string> = {
+  SetFPCompareParam: 'Fingerprint precision',
+  SetPrintParam: 'Print',
+  'SetGroupTime?Type=1': 'Always open',
+  'SetGroupTime?Type=0': 'Always closed',
+  SetUniversalGroup: 'Work group',
+  SetCloudParam: 'Cloud',
+  SetMqttCloudParam: 'MQTT',
+  SetBluetoothParam: 'Bluetooth',
+  SetWirless: 'Wi-Fi',
+};
+/** The functions a smaller model (the simulator's lite profile) lacks: no fingerprint, access control, Wi-Fi, Bluetooth, cloud, MQTT, Wiegand, print or thermometry. */
+const LITE_LACKS = ['fingerprint', 'AccSetting', 'wifi', 'bluetooth', 'mqtt', 'cloud', 'wiegand', 'print', 'thermometry'];
 
-  test('skips what it lacks, says so, and restores the rest', async ({ page, terminal, request, browser }) => {
-    // The file comes from a second, fully featured simulated terminal.
-    simulatorOnly();
-    const siteDir = process.env.SITE_DIR ?? join(import.meta.dirname, '../../dist', BRAND);
-    const full = await startSimulator({ siteDir, profile: loadProfile('default'), storeFile: join(mkdtempSync(join(tmpdir(), 'backup-')), 's.json') });
-    try {
-      const fullApi = await deviceApi(request, { url: full.url, restart: async () => undefined });
-      const m = (await fullApi.call('SetMachineParam')) as Json;
-      expect((await fullApi.call('GetMachineParam', { DeviceID: m.DeviceID, Volume: 9, AdminPwd: m.AdminPwd })).retvalue).toBe(0);
-      const other = await browser.newPage({ baseURL: full.url });
-      await other.goto('/advSetting/backup');
-      await signIn(other);
-      const { text, file } = await exported(other);
-      await other.close();
-      expect(Object.keys(file.settings)).toEqual(expect.arrayContaining(['SetWirless', 'SetBluetoothParam', 'SetUniversalGroup']));
+test('a terminal with fewer functions skips what it lacks, says so, and restores the rest', async ({ page, terminal, request, browser }) => {
+  // The file comes from this terminal as it is, exported in a page of its own.
+  const full = await browser.newPage({ baseURL: terminal.url });
+  await openSignedIn(full, '/advSetting/backup');
+  const { text, file } = await exported(full);
+  await full.close();
+  const lacking = Object.keys(LACKING).filter((k) => k in file.settings);
+  test.skip(!lacking.length, 'this terminal has none of the functions a smaller model lacks, so there is nothing to skip');
 
-      await openSignedIn(page, '/advSetting/backup');
-      // Its own export leaves out what it lacks.
-      expect(Object.keys((await exported(page)).file.settings)).not.toContain('SetWirless');
-      await choose(page, text);
-      const lines = said(page);
-      for (const name of ['Fingerprint precision', 'Print', 'Always open', 'Always closed', 'Work group', 'Cloud', 'MQTT', 'Bluetooth', 'Wi-Fi'])
-        await expect(lines.filter({ hasText: `${name}: skipped, not on this terminal.` })).toHaveCount(1);
-      await expect(page.getByRole('row').filter({ hasText: 'Volume' })).toHaveCount(1);
-      await expect(page.getByRole('row').filter({ hasText: /Wirless|Ssid|BleOption|Periods/ })).toHaveCount(0);
-      await expectAccessible(page, 'backup on a reduced terminal');
-      await page.getByRole('button', { name: 'Apply changes' }).click();
-      await expect(lines.filter({ hasText: 'Device: Success' })).toHaveCount(1);
-      const api = await deviceApi(request, terminal);
-      expect((await api.call('SetMachineParam')).Volume).toBe(9);
-    } finally {
-      await full.close();
-    }
-  });
+  // The console is shown a smaller model of the same terminal: the device's replies name fewer functions (the terminal is untouched).
+  await withoutFunctions(page, ...LITE_LACKS);
+  const api = await deviceApi(request, terminal);
+  const m = (await api.call('SetMachineParam')) as Json;
+  const volume = m.Volume == 9 ? 4 : 9;
+  expect((await api.call('GetMachineParam', { DeviceID: m.DeviceID, Volume: volume, AdminPwd: m.AdminPwd })).retvalue).toBe(0);
+  try {
+    await openSignedIn(page, '/advSetting/backup');
+    // Its own export leaves out what it lacks, and only that.
+    const own = (await exported(page)).file;
+    expect(Object.keys(file.settings).filter((k) => !(k in own.settings))).toEqual(lacking);
+    const writes: string[] = [];
+    page.on('request', (r) => {
+      const call = new URL(r.url()).pathname.replace('/goform/', '');
+      if (r.method() == 'POST' && !call.startsWith('Set')) writes.push(call);
+    });
+    await choose(page, text);
+    const lines = said(page);
+    for (const k of lacking) await expect(lines.filter({ hasText: `${LACKING[k]}: skipped, not on this terminal.` })).toHaveCount(1);
+    await expect(lines).toHaveCount(lacking.length);
+    // The one change, the volume set since the export; nothing of what is skipped.
+    await expect(page.getByRole('row')).toHaveCount(2);
+    await expect(page.getByRole('row').filter({ hasText: 'Volume' }).getByRole('cell')).toHaveText(['Device', 'Volume', String(volume), String(m.Volume)]);
+    await expectAccessible(page, 'backup on a reduced terminal');
+    await page.getByRole('button', { name: 'Apply changes' }).click();
+    await expect(lines.filter({ hasText: 'Device: Success' })).toHaveCount(1);
+    expect(writes).toEqual(['GetMachineParam']);
+    const after = await api.call('SetMachineParam');
+    expect(after.Volume).toBe(m.Volume);
+    expect(after.AdminPwd).toBe(m.AdminPwd);
+  } finally {
+    expect((await api.call('GetMachineParam', { DeviceID: m.DeviceID, Volume: m.Volume, AdminPwd: m.AdminPwd })).retvalue).toBe(0);
+  }
 });

@@ -32,7 +32,7 @@ interface Options {
   profileOverrides: Partial<DeviceProfile>;
 }
 
-export const test = base.extend<Options & { terminal: Terminal; recordReplies: void }>({
+export const test = base.extend<Options & { terminal: Terminal; recordReplies: void; routesEnd: void }>({
   profileName: ['default', { option: true }],
   profileOverrides: [{}, { option: true }],
   terminal: async ({ profileName, profileOverrides }, use) => {
@@ -72,6 +72,14 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
         });
       }
       await use();
+    },
+    { auto: true },
+  ],
+  // A reply narrowReplies is still rewriting when the test ends is dropped, not an error in the next test.
+  routesEnd: [
+    async ({ page }, use) => {
+      await use();
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
     },
     { auto: true },
   ],
@@ -233,3 +241,84 @@ export const shownTime = (page: Page, s: string) =>
   }, s);
 
 export { expect };
+
+/**
+ * Wait until a terminal that is restarting (RestartMachine, or a write whose
+ * reply carried `reboot`, such as a new device language) answers again:
+ * `staleToken`, a session from before the restart, is refused and the
+ * administrator can sign in. Within RESTART_MS, as restartThroughApi.
+ */
+export async function untilBack(url: string, staleToken: string): Promise<void> {
+  const deadline = Date.now() + RESTART_MS;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    try {
+      const r = await apiCall(url, 'GetDeviceFunList', staleToken, {}, 3000);
+      last = JSON.stringify(r);
+      if (r.retvalue !== 0) {
+        const again = await apiCall(url, 'chklogin', '', { username: ADMIN.username, password: ADMIN.password });
+        if (again.retvalue === 0) return;
+        last = JSON.stringify(again);
+      }
+    } catch (e) {
+      last = (e as Error).message; // down: restarting
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the terminal did not come back within ${RESTART_MS} ms (last: ${last})`);
+}
+
+/** A settings pair by name (read Set<name>, write Get<name>), with the read's parameters for a numbered one ({ GroupNum: 3 }). */
+export type PairRef = string | [name: string, params: Json];
+
+/**
+ * Settings pairs as the terminal has them now, and `restore`, which writes
+ * them back through the API and reads them again to be sure: a test that
+ * changes settings on a shared terminal calls it in a `finally`. It signs in
+ * afresh (the test may have restarted the terminal) and waits if a write
+ * restarts the device (a new device language). The date and time go back as
+ * the clock would be now (a manual clock the test moved is put right, then
+ * NTP again if the terminal had it).
+ */
+export async function keepSettings(request: APIRequestContext, terminal: Terminal, ...pairs: PairRef[]) {
+  const refs = pairs.map((p): [string, Json] => (typeof p === 'string' ? [p, {}] : p));
+  const envelope = new Set(['retvalue', 'msg', 'field', 'reboot']);
+  const strip = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => !envelope.has(k))) as Json;
+  const read = async (api: Awaited<ReturnType<typeof deviceApi>>) => {
+    const out: Json[] = [];
+    for (const [name, params] of refs) {
+      const r = await api.call(`Set${name}` as CallName, params);
+      if (r.retvalue !== 0) throw new Error(`Set${name} answered ${JSON.stringify(r)}`);
+      out.push(strip(r));
+    }
+    return out;
+  };
+  const readAt = Date.now();
+  const values = await read(await deviceApi(request, terminal));
+  const restore = async () => {
+    let api = await deviceApi(request, terminal);
+    const write = async (name: string, body: Json) => {
+      const r = await api.call(`Get${name}` as CallName, body);
+      if (r.reboot === true || r.reboot === 1) {
+        await untilBack(terminal.url, api.token);
+        api = await deviceApi(request, terminal);
+      }
+      if (r.retvalue !== 0) throw new Error(`putting back ${name}: Get${name} answered ${JSON.stringify(r)}`);
+    };
+    for (const [i, [name]] of refs.entries()) {
+      const v = values[i];
+      if (name !== 'DateTimeParam') {
+        await write(name, v);
+        continue;
+      }
+      const clock = new Date(Date.parse(`${v.Date}T${v.Time}:00Z`) + (Date.now() - readAt)).toISOString();
+      const now = { Date: clock.slice(0, 10), Time: clock.slice(11, 16) };
+      await write(name, { ...v, ...now, Mode: 0 });
+      if (v.Mode !== 0) await write(name, { ...v, ...now });
+    }
+    const after = await read(api);
+    const timeless = (r: Json[]) => r.map((x, i) => (refs[i][0] === 'DateTimeParam' ? { ...x, Date: '', Time: '' } : x));
+    expect(timeless(after), 'the settings are back as the test found them').toEqual(timeless(values));
+  };
+  return { values, restore };
+}
