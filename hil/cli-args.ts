@@ -20,16 +20,18 @@ export interface Args {
   suites: boolean;
   grep?: string;
   rollback: boolean;
+  /** The inventory's terminals share the browser suites: terminal k of N runs Playwright's shard k/N. */
+  splitSuites: boolean;
   protocol?: 'zmodem' | 'ymodem';
 }
 
 export const USAGE = `usage: npm run hil -- (--serial PATH|tcp://HOST:PORT --url http://TERMINAL | --simulate | --inventory FILE)
        [--baud 115200] [--brand ${defaultBrand()}] [--profile default] [--name NAME] [--shard I/N]
        [--report hil-report] [--rebuild] [--no-suites] [--grep PATTERN] [--device-profile default] [--simulate-tcp]
-       [--protocol zmodem|ymodem] [--rollback]`;
+       [--protocol zmodem|ymodem] [--rollback] [--split-suites]`;
 
 export function parseArgs(argv: string[]): Args {
-  const a: Args = { baud: 115200, brand: defaultBrand(), profile: 'default', simulate: false, simulateTcp: false, report: 'hil-report', rebuild: false, suites: true, rollback: false };
+  const a: Args = { baud: 115200, brand: defaultBrand(), profile: 'default', simulate: false, simulateTcp: false, report: 'hil-report', rebuild: false, suites: true, rollback: false, splitSuites: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => {
@@ -53,6 +55,7 @@ export function parseArgs(argv: string[]): Args {
       case '--no-suites': a.suites = false; break;
       case '--grep': a.grep = value(); break;
       case '--rollback': a.rollback = true; break;
+      case '--split-suites': a.splitSuites = true; break;
       case '--protocol': {
         const p = value();
         if (p !== 'zmodem' && p !== 'ymodem') throw new Error('--protocol takes zmodem or ymodem (without it: ZMODEM when the terminal has rz)');

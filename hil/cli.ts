@@ -5,6 +5,7 @@
 //   npm run hil -- --serial tcp://labhost:4001 --url http://192.168.1.50
 //   npm run hil -- --simulate
 //   npm run hil -- --inventory terminals.json --shard 1/2
+//   npm run hil -- --inventory terminals.json --shard 1/2 --split-suites
 //   npm run hil -- --serial /dev/ttyUSB0 --url http://192.168.1.50 --rollback
 //
 // Ctrl-C or SIGTERM stops the run: the transfer under way is cancelled, the
@@ -30,9 +31,11 @@ async function main(): Promise<number> {
       stop.abort(sig);
     });
   }
-  const entries: InventoryEntry[] = a.inventory
-    ? shardOf(readInventory(a.inventory), a.shard)
+  const all: InventoryEntry[] = a.inventory
+    ? readInventory(a.inventory)
     : [{ name: a.name ?? (a.simulate ? 'simulated' : a.serial!.replace(/^.*\//, '')), serial: a.serial, url: a.url, simulate: a.simulate, deviceProfile: a.deviceProfile }];
+  // Each terminal keeps its place in the whole inventory: with --split-suites, terminal k of N runs Playwright's shard k/N.
+  const entries = shardOf(all.map((e, i) => ({ ...e, place: i + 1 })), a.shard);
   if (!entries.length) {
     console.log(`shard ${a.shard?.join('/')} has no terminals`);
     return 0;
@@ -55,7 +58,7 @@ async function main(): Promise<number> {
           reportRoot: resolve(a.report),
           rebuild: a.rebuild,
           noSuites: !a.suites,
-          playwrightArgs: a.grep ? ['--grep', a.grep] : [],
+          playwrightArgs: [...(a.grep ? ['--grep', a.grep] : []), ...(a.splitSuites && all.length > 1 ? ['--shard', `${e.place}/${all.length}`] : [])],
           protocol: a.protocol,
           signal: stop.signal,
         };

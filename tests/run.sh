@@ -70,11 +70,21 @@ brand="$(node -p "require('./brands/index.json').default")"
 step "build (default brand, all locales; fails over the size budget)"
 npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
 
+# The hardware-in-loop tests mostly wait (lines paced like a UART, restarts, one browser per
+# terminal), the unit tests mostly compute: they run side by side, and the hardware-in-loop
+# output is shown after the unit tests'.
+hil_log=$(mktemp)
+node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' >"$hil_log" 2>&1 &
+hil_pid=$!
+
 step "unit tests (uvu + happy-dom)"
 uvu tests/unit '\.test\.tsx?$'
 
-step "hardware-in-loop tests (YMODEM with lrzsz over ptys, simulated console, one full --simulate loop)"
-uvu tests/hil '\.test\.ts$'
+step "hardware-in-loop tests (YMODEM and ZMODEM with lrzsz over ptys, the simulated console, real bash and busybox shells, a --simulate loop, two lab shards running the whole browser suite on their terminals), run beside the unit tests"
+wait "$hil_pid" || status=1
+cat "$hil_log"
+mv "$hil_log" "$log"
+count_uvu
 
 step "browser tests (Playwright + $CHROMIUM against the simulated terminal)"
 playwright

@@ -138,28 +138,12 @@ export const RESTART_MS = Number(process.env.DEVICE_RESTART_MS ?? 120_000);
  * device; a lab with a slow-booting model sets DEVICE_RESTART_MS.
  */
 export async function restartThroughApi(url: string): Promise<void> {
-  const signInNow = async () => (await apiCall(url, 'chklogin', '', { username: ADMIN.username, password: ADMIN.password })) as Reply;
-  const first = await signInNow();
+  const first = await apiCall(url, 'chklogin', '', { username: ADMIN.username, password: ADMIN.password });
   if (first.retvalue !== 0) throw new Error(`restart: the terminal refused the administrator's sign-in: ${JSON.stringify(first)}`);
   const old = String(first.token);
   const asked = await apiCall(url, 'RestartMachine', old);
   if (asked.retvalue !== 0) throw new Error(`restart: RestartMachine answered ${JSON.stringify(asked)}`);
-  const deadline = Date.now() + RESTART_MS;
-  let last = 'no answer yet';
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    try {
-      const r = await apiCall(url, 'GetDeviceFunList', old, {}, 3000);
-      last = JSON.stringify(r);
-      if (r.retvalue === 0) continue; // not restarted yet
-      const again = await signInNow();
-      if (again.retvalue === 0) return;
-      last = JSON.stringify(again);
-    } catch (e) {
-      last = (e as Error).message; // down: restarting
-    }
-  }
-  throw new Error(`restart: the terminal did not come back within ${RESTART_MS} ms (last: ${last})`);
+  await untilBack(url, old);
 }
 
 export async function signIn(page: Page, user = ADMIN.username, password = ADMIN.password): Promise<void> {

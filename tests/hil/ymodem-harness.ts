@@ -358,3 +358,30 @@ export async function rateToOurs(scope: Scope, seed: number, payload = THROUGHPU
   const c = shim.counters;
   return { bytes: payload, dataMs: t.d1 - t.d0, allMs: t1 - t0, lateMs: c.aToB.lateMs + c.bToA.lateMs };
 }
+
+// ---------------------------------------------------------------------------
+// Shared by the YMODEM and ZMODEM tests
+
+/** One error per 10,000 bytes, half of them lost bytes, half corrupted ones. */
+export const FAULTS = { dropRate: 0.5e-4, corruptRate: 0.5e-4 };
+
+/** Progress: per file non-decreasing, ending at the file's size. */
+export function checkProgress(events: YmodemProgress[], want: YmodemFile[]): void {
+  for (const f of want) {
+    const mine = events.filter((e) => e.file === f.name);
+    assert.ok(mine.length > 0, `progress for ${f.name}`);
+    for (let i = 1; i < mine.length; i++) assert.ok(mine[i].bytes >= mine[i - 1].bytes, 'progress goes forward');
+    assert.is(mine[mine.length - 1].bytes, f.data.length);
+    assert.is(mine[mine.length - 1].total, f.data.length);
+  }
+}
+
+/** The error a promise is expected to fail with. */
+export async function rejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected a failure, got success');
+}

@@ -20,12 +20,12 @@ import { Duplex } from 'node:stream';
 import {
   ACK, CPMEOF, CRC_C, EOT, NAK, SOH, STX,
   YmodemError, baseName, crc16Xmodem, endOfBatchBlock, frameBlock, headerBlock, parseBlock0,
-  ymodemReceive, ymodemSend, type YmodemFile, type YmodemProgress,
+  ymodemReceive, ymodemSend, type YmodemProgress,
 } from '../../hil/ymodem.ts';
 import { startFaultShim } from '../../hil/fault-shim.ts';
 import {
-  RB_TIMEOUT, THROUGHPUT_PAYLOAD, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, rateToOurs, rateToRb, sameFiles, sameOnDisk,
-  seededBytes, seenC, serialLink, shimmed, startOnTty, withTimeout, type Rate,
+  FAULTS, RB_TIMEOUT, THROUGHPUT_PAYLOAD, checkProgress, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, rateToOurs, rateToRb, sameFiles, sameOnDisk,
+  rejection, seededBytes, seenC, serialLink, shimmed, startOnTty, withTimeout, type Rate,
 } from './ymodem-harness.ts';
 
 const only = process.env.YMODEM_TEST;
@@ -45,28 +45,6 @@ const test = (name: string, fn: () => void | Promise<void>) => {
 const RB = lrzsz('rb');
 const SB = lrzsz('sb');
 const SIZES = [0, 1, 1023, 1024, 1025, 3 * 1024, 1024 * 1024];
-/** One error per 10,000 bytes, half of them lost bytes, half corrupted ones. */
-const FAULTS = { dropRate: 0.5e-4, corruptRate: 0.5e-4 };
-
-/** Progress: per file non-decreasing, ending at the file's size. */
-function checkProgress(events: YmodemProgress[], want: YmodemFile[]): void {
-  for (const f of want) {
-    const mine = events.filter((e) => e.file === f.name);
-    assert.ok(mine.length > 0, `progress for ${f.name}`);
-    for (let i = 1; i < mine.length; i++) assert.ok(mine[i].bytes >= mine[i - 1].bytes, 'progress goes forward');
-    assert.is(mine[mine.length - 1].bytes, f.data.length);
-    assert.is(mine[mine.length - 1].total, f.data.length);
-  }
-}
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a failure, got success');
-}
 
 // ---------------------------------------------------------------------------
 // The 256 KiB transfer to rb through faults (see the top of the file): the

@@ -26,8 +26,8 @@ import {
   ZEncoder, ZmodemError, crc32, hexHeader, posArg, zmodemSend, type ZmodemFile, type ZmodemProgress,
 } from '../../hil/zmodem.ts';
 import {
-  BAUD, RB_TIMEOUT, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, sameOnDisk, seededBytes, seenC, serialLink,
-  serialStream, shimmed, startOnTty, withTimeout, type Proc, type Scope,
+  BAUD, FAULTS, RB_TIMEOUT, checkProgress, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, sameOnDisk, seededBytes, seenC, serialLink,
+  rejection, serialStream, shimmed, startOnTty, withTimeout, type Proc, type Scope,
 } from './ymodem-harness.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -38,28 +38,6 @@ const test = (name: string, fn: () => void | Promise<void>) => {
 
 const RZ = lrzsz('rz');
 const RB = lrzsz('rb');
-/** One error per 10,000 bytes, half of them lost bytes, half corrupted ones (as the YMODEM tests). */
-const FAULTS = { dropRate: 0.5e-4, corruptRate: 0.5e-4 };
-
-/** Progress: per file non-decreasing, ending at the file's size. */
-function checkProgress(events: ZmodemProgress[], want: ZmodemFile[]): void {
-  for (const f of want) {
-    const mine = events.filter((e) => e.file === f.name);
-    assert.ok(mine.length > 0, `progress for ${f.name}`);
-    for (let i = 1; i < mine.length; i++) assert.ok(mine[i].bytes >= mine[i - 1].bytes, 'progress goes forward');
-    assert.is(mine[mine.length - 1].bytes, f.data.length);
-    assert.is(mine[mine.length - 1].total, f.data.length);
-  }
-}
-
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a failure, got success');
-}
 
 /**
  * Resolves once the receiver's ZRINIT has arrived (it stays on the link for
