@@ -204,6 +204,16 @@ const hasCanCan = (b: Buffer) => {
 
 const isTimeout = (e: unknown) => e instanceof LinkTimeout;
 
+/** The next byte before `deadline`, or null when the line stays quiet that long. */
+async function byteBefore(rx: Reader, deadline: number): Promise<number | null> {
+  try {
+    return await rx.byte(deadline - Date.now());
+  } catch (e) {
+    if (isTimeout(e)) return null;
+    throw e;
+  }
+}
+
 function wrap(e: unknown, doing: string): YmodemError {
   if (e instanceof YmodemError) return e;
   const msg = e instanceof LinkClosed ? 'link closed' : e instanceof Error ? e.message : String(e);
@@ -250,13 +260,8 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
     const deadline = Date.now() + ms;
     let prev = -1;
     for (;;) {
-      let c: number;
-      try {
-        c = await rx.byte(deadline - Date.now());
-      } catch (e) {
-        if (isTimeout(e)) return false;
-        throw e;
-      }
+      const c = await byteBefore(rx, deadline);
+      if (c === null) return false;
       if (c === CRC_C) return true;
       if (c === CAN && prev === CAN) throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
       prev = c;
@@ -285,11 +290,8 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
       let seen = Buffer.from([first]);
       const back = () => !opts.shellBack || opts.shellBack.test(withoutControls(seen.toString('latin1')).text);
       while (!back() && Date.now() < deadline) {
-        try {
-          seen = Buffer.concat([seen, Buffer.from([await rx.byte(deadline - Date.now())]), rx.drain()]);
-        } catch (e) {
-          if (!isTimeout(e)) throw e;
-        }
+        const c = await byteBefore(rx, deadline);
+        if (c !== null) seen = Buffer.concat([seen, Buffer.from([c]), rx.drain()]);
       }
       link.unread(Buffer.concat([seen, rx.drain()]));
     };
@@ -403,11 +405,8 @@ async function sendEot(link: ByteLink, rx: Reader, retries: number, timeoutMs: n
     const deadline = Date.now() + timeoutMs;
     let prev = -1;
     for (;;) {
-      let c: number;
-      try {
-        c = await rx.byte(deadline - Date.now());
-      } catch (e) {
-        if (!isTimeout(e)) throw e;
+      const c = await byteBefore(rx, deadline);
+      if (c === null) {
         why = 'no answer';
         break;
       }
