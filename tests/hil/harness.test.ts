@@ -210,6 +210,19 @@ test('the report: junit.xml is well-formed XML (a real parser) with the browser 
   assert.match(html, /<td>signs in<\/td><td>ran on the device: passed<\/td>/);
 });
 
+test('transfer figures: the data rate and the whole-transfer rate, each named, as shares of the line rate on a serial line', async () => {
+  const { transferText } = await import('../../hil/harness.ts');
+  // The issue's case: 63,488 bytes in 8.8 s on a 115200 baud line, the data blocks at about 97 %.
+  const bytes = 63_488;
+  const t = { protocol: 'ymodem' as const, bytes, seconds: 8.8, bytesPerSecond: bytes / 8.8, dataSeconds: 5.68, dataBytesPerSecond: bytes / 5.68, lineRatePercent: 62.6, dataLineRatePercent: 97.0 };
+  const text = transferText(t, 115200);
+  assert.match(text, /^YMODEM, 63488 bytes: data blocks 11\.2 kB\/s \(97\.0 % of the 115200 baud line rate\); whole transfer 7\.2 kB\/s in 8\.8 s \(62\.6 % of the 115200 baud line rate\)/);
+  // A pty or a network is not paced by the baud rate: no share, and it says why.
+  const fast = transferText({ ...t, protocol: 'zmodem', lineRatePercent: 400, dataLineRatePercent: 900 }, 115200);
+  assert.not.match(fast, /% of the/);
+  assert.match(fast, /^ZMODEM, .* not paced by the baud rate/);
+});
+
 test('releases: folder names sort by time; pruning keeps the newest, the live one and the rollback target, never a folder it did not make', async () => {
   const { foldersToPrune, releaseFolder } = await import('../../hil/harness.ts');
   const a = releaseFolder('1.0.0-aaaa', new Date('2026-11-23T10:00:00.001Z'));
