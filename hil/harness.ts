@@ -263,14 +263,12 @@ class Run {
 /** Send the image with the protocol the terminal can take; the figures of the whole transfer and of its data. */
 async function transfer(run: Run, image: FlashImage): Promise<TransferFigures> {
   const { shell, link, profile, target, opts } = run;
-  let protocol: Protocol = opts.protocol ?? (profile.protocol === 'auto' ? 'ymodem' : profile.protocol);
-  if (!opts.protocol && profile.protocol === 'auto') {
-    protocol = await shell!.run(run.cmd('hasZmodem')).then(
-      () => 'zmodem' as const,
-      () => 'ymodem' as const,
-    );
-    run.log(`transfer: ${protocol === 'zmodem' ? 'the terminal has rz: ZMODEM' : 'no rz on the terminal: YMODEM with rb'}`);
-  }
+  const detect = async (): Promise<Protocol> => {
+    const found = await shell!.run(run.cmd('hasZmodem')).then(() => true, () => false);
+    run.log(`transfer: ${found ? 'the terminal has rz: ZMODEM' : 'no rz on the terminal: YMODEM with rb'}`);
+    return found ? 'zmodem' : 'ymodem';
+  };
+  const protocol = opts.protocol ?? (profile.protocol === 'auto' ? await detect() : profile.protocol);
   const cmd = run.cmd(protocol === 'zmodem' ? 'receiveZmodem' : 'receive');
   const bytes = image.data.length;
   const files = [{ name: image.name, data: image.data }];

@@ -72,6 +72,12 @@ export function withoutControls(text: string): { text: string; at: number[] } {
   return { text: out, at };
 }
 
+/** Write if the link is still open, ignoring a failure: a cancel sent on the way out, when the link may be going away anyway. */
+export async function writeIfOpen(link: ByteLink, data: Buffer): Promise<void> {
+  if (link.closed) return;
+  await link.write(data).catch(() => undefined);
+}
+
 /** Wrap any duplex byte stream. */
 export function streamLink(stream: Duplex, onClose?: () => Promise<void>): ByteLink {
   let buf = Buffer.alloc(0);

@@ -1,15 +1,11 @@
 // Drives a terminal's serial console: sign in at the login prompt and run
 // commands, telling success from failure by a marker the command prints.
 import type { ByteLink } from './link.ts';
+import { ABORT } from './zmodem.ts';
 import type { TerminalProfile } from './profile.ts';
 
 export class ConsoleError extends Error {}
 
-/**
- * lrzsz's own abort: eight CANs make a receiver that is still running (rb,
- * rz) quit; eight backspaces then rub them out if a line editor got them.
- */
-export const ABORT_TRANSFER = Buffer.from([...Array(8).fill(0x18), ...Array(8).fill(0x08)]);
 /** Ctrl-U: the tty or line editor drops whatever is typed on the line. */
 const KILL_LINE = '\x15';
 
@@ -42,7 +38,7 @@ export class ShellDriver {
     // rb flushes its input right after each ACK, so a cancel that lands just
     // then is lost and rb waits ten seconds for a block: three, a moment apart.
     for (let i = 0; i < 3; i++) {
-      await this.link.write(ABORT_TRANSFER);
+      await this.link.write(ABORT); // lrzsz's abort: rb and rz quit on it, a line editor gets it rubbed out
       await new Promise((r) => setTimeout(r, 400));
       dropped += this.link.drain().length;
     }

@@ -19,7 +19,7 @@
 // typed into its line editor); after a block that had to be resent the
 // sender lets the line go quiet, so a duplicate ACK is not taken for the
 // next block.
-import { LinkClosed, LinkTimeout, withoutControls, type ByteLink } from './link.ts';
+import { LinkClosed, LinkTimeout, withoutControls, writeIfOpen, type ByteLink } from './link.ts';
 
 export interface YmodemFile {
   name: string;
@@ -130,6 +130,15 @@ export function parseBlock0(payload: Uint8Array): Block0Info {
   return info;
 }
 
+/** The names a sender announces for `files` (base names); `refuse` makes the error for one it cannot send. */
+export function sendableNames(files: { name: string }[], refuse: (msg: string) => Error): string[] {
+  return files.map((f) => {
+    const n = baseName(f.name);
+    if (!n || n.includes('\0')) throw refuse(`unusable file name ${JSON.stringify(f.name)}`);
+    return n;
+  });
+}
+
 /** The base name of a path as a sender might announce it; '' if nothing usable is left. */
 export function baseName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
@@ -220,14 +229,7 @@ function wrap(e: unknown, doing: string): YmodemError {
   return new YmodemError(`YMODEM: ${msg} while ${doing}`, { cause: e });
 }
 
-async function cancel(link: ByteLink): Promise<void> {
-  if (link.closed) return;
-  try {
-    await link.write(CANCEL);
-  } catch {
-    // the link is going away anyway
-  }
-}
+const cancel = (link: ByteLink) => writeIfOpen(link, CANCEL);
 
 // ---------------------------------------------------------------------------
 // Sender
@@ -248,11 +250,7 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
   const afterCMs = 20;
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const rx = new Reader(link);
-  const names = files.map((f) => {
-    const n = baseName(f.name);
-    if (!n || n.includes('\0')) throw new YmodemError(`YMODEM: unusable file name ${JSON.stringify(f.name)}`);
-    return n;
-  });
+  const names = sendableNames(files, (msg) => new YmodemError(`YMODEM: ${msg}`));
   let doing = 'waiting for the receiver';
 
   /** Next 'C' within ms: true, or false on timeout. Other bytes are ignored; CAN CAN throws. */

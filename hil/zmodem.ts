@@ -32,8 +32,8 @@
 // receiver's ZFIN is read, and any text read while waiting for it (the
 // receiver's messages, the shell when the receiver has quit) is put back on
 // the link with unread(). The ZFIN is never resent into a shell.
-import { LinkClosed, LinkTimeout, withoutControls, type ByteLink } from './link.ts';
-import { baseName, crc16Xmodem, type YmodemFile, type YmodemProgress } from './ymodem.ts';
+import { LinkClosed, LinkTimeout, withoutControls, writeIfOpen, type ByteLink } from './link.ts';
+import { crc16Xmodem, sendableNames, type YmodemFile, type YmodemProgress } from './ymodem.ts';
 
 export type ZmodemFile = YmodemFile;
 export type ZmodemProgress = YmodemProgress;
@@ -136,7 +136,7 @@ const ZRQINIT_EVERY_MS = 2000;
 const IN_HEADER_MS = 1000;
 
 /** The abort sequence: 8 CAN (5 make a ZMODEM receiver quit), then 8 backspaces to rub them out of a line editor. */
-const ABORT = Buffer.from([...Array(8).fill(ZDLE), ...Array(8).fill(BS)]);
+export const ABORT = Buffer.from([...Array(8).fill(ZDLE), ...Array(8).fill(BS)]);
 const EMPTY = Buffer.alloc(0);
 
 const isFlowControl = (c: number) => (c & 0x7f) === XON || (c & 0x7f) === XOFF;
@@ -450,25 +450,14 @@ class HeaderReader {
 // ---------------------------------------------------------------------------
 // Sender
 
-async function abortSequence(link: ByteLink): Promise<void> {
-  if (link.closed) return;
-  try {
-    await link.write(ABORT);
-  } catch {
-    // the link is going away anyway
-  }
-}
+const abortSequence = (link: ByteLink) => writeIfOpen(link, ABORT);
 
 /** Send files as one ZMODEM session; resolves once the receiver has acknowledged the end (or the shell is back, see shellBack). */
 export async function zmodemSend(link: ByteLink, files: ZmodemFile[], opts: ZmodemOptions = {}): Promise<ZmodemStats> {
   const retries = Math.max(1, opts.retries ?? 10);
   const timeoutMs = opts.timeoutMs ?? 5_000;
   const firstTimeoutMs = opts.timeoutMs ?? 10_000;
-  const names = files.map((f) => {
-    const n = baseName(f.name);
-    if (!n || n.includes('\0')) throw new ZmodemError(`ZMODEM: unusable file name ${JSON.stringify(f.name)}`);
-    return n;
-  });
+  const names = sendableNames(files, (msg) => new ZmodemError(`ZMODEM: ${msg}`));
   const rx = new HeaderReader(link);
   const stats: ZmodemStats = {
     bytes: 0,

@@ -5,7 +5,7 @@
 // The values come from the device's API, the changes are ones from what it
 // has, and what a test changes (settings, periods, work groups) is put back.
 import type { APIRequestContext, Page } from 'playwright/test';
-import { test, expect, openSignedIn, signIn, expectAccessible, deviceApi, keepSettings, ON_TERMINAL, RESTART_MS, type Terminal } from './fixtures.ts';
+import { test, expect, openSignedIn, restartAndSignIn, expectAccessible, deviceApi, readDevice, other, keepSettings, ON_TERMINAL, RESTART_MS, type Terminal } from './fixtures.ts';
 
 type Rec = Record<string, unknown>;
 type Api = Awaited<ReturnType<typeof deviceApi>>;
@@ -34,8 +34,6 @@ async function saved(page: Page) {
   await expect(saveButton(page)).toBeDisabled();
 }
 
-/** Another value than `now`: `want`, or `instead` when the device has `want` already. */
-const other = <T,>(now: unknown, want: T, instead: T): T => (now === want ? instead : want);
 
 /** A table row whose text holds `name` (a device's name, taken literally). */
 const rowNamed = (page: Page, name: unknown) => page.getByRole('row', { name: new RegExp(String(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
@@ -49,28 +47,16 @@ async function survives(page: Page, terminal: Terminal, check: () => Promise<voi
   await page.reload();
   await check();
   const url = page.url();
-  await terminal.restart();
-  await page.context().clearCookies();
-  await page.goto(url);
-  await expect(page).toHaveURL(/\/login/);
-  await signIn(page);
+  await restartAndSignIn(page, terminal);
   await expect(page).toHaveURL(url);
   await check();
-}
-
-/** What the device answers to a read now, without the envelope's retvalue. */
-async function read(api: Api, call: Parameters<Api['call']>[0], body: Rec = {}): Promise<Rec> {
-  const r = await api.call(call, body);
-  expect(r.retvalue, `${call}: ${JSON.stringify(r)}`).toBe(0);
-  const { retvalue: _, ...rest } = r;
-  return rest;
 }
 
 // The numbered lists: always-closed periods (type 0), always-open ones (1), work groups (2).
 type ListType = 0 | 1 | 2;
 const TYPES: ListType[] = [1, 0, 2];
 const listOf = async (api: Api, type: ListType) =>
-  (type === 2 ? (await read(api, 'SetUniversalGroup')).Groups : (await read(api, 'SetGroupTime', { Type: type })).Periods) as Rec[];
+  (type === 2 ? (await api.read('SetUniversalGroup')).Groups : (await api.read('SetGroupTime', { Type: type })).Periods) as Rec[];
 /** Add to a list; the device answers the number it gave. */
 async function addTo(api: Api, type: ListType, item: Rec): Promise<number> {
   const { Num: _, ...fields } = item;
@@ -165,7 +151,7 @@ test('access and card settings: load, reject, save, keep across reload and resta
     await page.getByRole('radio', { name: want.CardDisplay ? 'Little end' : 'Big end' }).check();
     await page.getByRole('switch', { name: '12 V power supply' }).setChecked(want.Power12V === 1);
     await saved(page);
-    expect(await read(await deviceApi(request, terminal), 'SetAccessControl')).toEqual(want);
+    expect(await readDevice(request, terminal, 'SetAccessControl')).toEqual(want);
     // Relay output "None" hides the delay.
     await relay.selectOption({ label: 'None' });
     await expect(delay).toHaveCount(0);
@@ -187,7 +173,7 @@ test('access and card settings: load, reject, save, keep across reload and resta
     await sector.fill(String(cardWant.Sector));
     await page.getByRole('switch', { name: 'Identify by card' }).setChecked(cardWant.CardIdentify === 1);
     await saved(page);
-    expect(await read(await deviceApi(request, terminal), 'SetCardInfo')).toEqual(cardWant);
+    expect(await readDevice(request, terminal, 'SetCardInfo')).toEqual(cardWant);
 
     await survives(page, terminal, async () => {
       await expect(page.getByLabel('Sector', { exact: true })).toHaveValue(String(cardWant.Sector));
@@ -209,9 +195,9 @@ test('time groups, time zones and shifts: one number at a time, checked, saved, 
   const kept = await keepSettings(request, terminal, ['GroupInfo', { GroupNum: 3 }], ['TimeIntervalInfo', { ZoneNum: 5 }], ['ShiftsInfo', { ShiftNum: 2 }]);
   const [group3, zone5, shift2] = kept.values;
   const api = await deviceApi(request, terminal);
-  const group1 = await read(api, 'SetGroupInfo', { GroupNum: 1 });
-  const zone1 = await read(api, 'SetTimeIntervalInfo', { ZoneNum: 1 });
-  const shift1 = await read(api, 'SetShiftsInfo', { ShiftNum: 1 });
+  const group1 = await api.read('SetGroupInfo', { GroupNum: 1 });
+  const zone1 = await api.read('SetTimeIntervalInfo', { ZoneNum: 1 });
+  const shift1 = await api.read('SetShiftsInfo', { ShiftNum: 1 });
   const group = { ...group3, Time1: other(group3.Time1, 1, 2), Time4: other(group3.Time4, 2, 3) };
   const zone = { ...zone5, TueStart: '10:00', TueEnd: other(zone5.TueStart === '10:00' && zone5.TueEnd, '17:30', '17:45') };
   const shift = { ...shift2, Name: other(shift2.Name, 'Late night', 'Late shift'), LateGrace: other(shift2.LateGrace, 15, 16), OffDuty: other(shift2.OffDuty, '07:00', '07:15') };
@@ -234,7 +220,7 @@ test('time groups, time zones and shifts: one number at a time, checked, saved, 
     await expect(num).toHaveValue('3');
     await expect(page.getByLabel('Time 4')).toHaveValue(String(group.Time4));
     await saved(page);
-    expect(await read(api, 'SetGroupInfo', { GroupNum: 3 })).toEqual(group);
+    expect(await api.read('SetGroupInfo', { GroupNum: 3 })).toEqual(group);
     await num.selectOption('1');
     await expect(page.getByLabel('Time 1')).toHaveValue(String(group1.Time1));
 
@@ -262,7 +248,7 @@ test('time groups, time zones and shifts: one number at a time, checked, saved, 
     await page.getByLabel('Tuesday End').fill(zone.TueEnd);
     await expect(page.getByText('The end is before the start')).toHaveCount(0);
     await saved(page);
-    expect(await read(api, 'SetTimeIntervalInfo', { ZoneNum: 5 })).toEqual(zone);
+    expect(await api.read('SetTimeIntervalInfo', { ZoneNum: 5 })).toEqual(zone);
 
     await page.goto('/advSetting/shifts');
     const shiftNum = page.getByLabel('Shift number');
@@ -280,7 +266,7 @@ test('time groups, time zones and shifts: one number at a time, checked, saved, 
     await page.getByLabel('Late allowance').fill(String(shift.LateGrace));
     await page.getByLabel('Off duty').fill(shift.OffDuty);
     await saved(page);
-    expect(await read(api, 'SetShiftsInfo', { ShiftNum: 2 })).toEqual(shift);
+    expect(await api.read('SetShiftsInfo', { ShiftNum: 2 })).toEqual(shift);
 
     await survives(page, terminal, async () => {
       await page.getByLabel('Shift number').selectOption('2');
@@ -447,8 +433,8 @@ test('work groups: add, check, delete after confirming, kept across restart', as
 test('requests that bypass the screens with bad values get an error and change nothing', async ({ page, request, terminal }) => {
   const api = await deviceApi(request, terminal);
   const state = async () => ({
-    group1: await read(api, 'SetGroupInfo', { GroupNum: 1 }),
-    access: await read(api, 'SetAccessControl'),
+    group1: await api.read('SetGroupInfo', { GroupNum: 1 }),
+    access: await api.read('SetAccessControl'),
     open: await listOf(api, 1),
     work: await listOf(api, 2),
   });
@@ -513,7 +499,7 @@ test('adding past the limit says "Add up to limit !"', async ({ page, request, t
 
 test('a failed read says so and offers to try again', async ({ page, request, terminal }) => {
   const api = await deviceApi(request, terminal);
-  const [group1, group2] = [await read(api, 'SetGroupInfo', { GroupNum: 1 }), await read(api, 'SetGroupInfo', { GroupNum: 2 })];
+  const [group1, group2] = [await api.read('SetGroupInfo', { GroupNum: 1 }), await api.read('SetGroupInfo', { GroupNum: 2 })];
   const open = await listOf(api, 1);
   await openSignedIn(page, '/AccSetting/zoneSetting');
   await expect(page.getByLabel('Time 1')).toHaveValue(String(group1.Time1));

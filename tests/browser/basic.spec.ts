@@ -10,20 +10,21 @@ import {
   expect,
   openSignedIn,
   signIn,
+  restartAndSignIn,
   expectAccessible,
   deviceApi,
+  readDevice,
+  other,
   keepSettings,
   narrowReplies,
   skipOnTerminal,
   untilBack,
   ON_TERMINAL,
   RESTART_MS,
-  type Terminal,
 } from './fixtures.ts';
-import type { APIRequestContext, Page } from 'playwright/test';
+import type { Page } from 'playwright/test';
 import { CALLS } from '../../src/api/contract.ts';
 
-type Json = Record<string, unknown>;
 /** A Wiegand reader or Bluetooth device of an authorization list. */
 interface Item {
   Mac: string;
@@ -55,17 +56,6 @@ async function saved(page: Page): Promise<void> {
   await expect(save(page)).toBeDisabled();
 }
 
-/** The device restarts: the console signs in again and comes back to the page. */
-async function restart(page: Page, terminal: Terminal): Promise<void> {
-  await terminal.restart();
-  // The old token is gone with the restart; without clearing it, its 10002 reply would reload the page mid-sign-in.
-  await page.context().clearCookies();
-  await page.reload();
-  await expect(page).toHaveURL(/\/login/);
-  await signIn(page);
-  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
-}
-
 /** POST a write straight to the device, as a script would (no form). */
 function post(page: Page, call: string, body: unknown) {
   return page.evaluate(
@@ -78,16 +68,6 @@ function post(page: Page, call: string, body: unknown) {
   );
 }
 
-/** What the device answers to a read now, without the envelope's retvalue. */
-async function reads(request: APIRequestContext, terminal: Terminal, call: Parameters<Awaited<ReturnType<typeof deviceApi>>['call']>[0], body: Json = {}) {
-  const r = await (await deviceApi(request, terminal)).call(call, body);
-  expect(r.retvalue, `${call}: ${JSON.stringify(r)}`).toBe(0);
-  const { retvalue: _, ...rest } = r;
-  return rest;
-}
-
-/** Another value than `now`: `want`, or `instead` when the device has `want` already. */
-const other = <T,>(now: unknown, want: T, instead: T): T => (now === want ? instead : want);
 
 test('device and display: load, reject, save, keep across reload and restart', { tag: '@smoke' }, async ({ page, request, terminal }) => {
   test.setTimeout(RESTARTING);
@@ -115,7 +95,7 @@ test('device and display: load, reject, save, keep across reload and restart', {
     await volume.fill(String(device.Volume));
     await pwd.fill(device.AdminPwd);
     await saved(page);
-    expect(await reads(request, terminal, 'SetMachineParam')).toEqual(device);
+    expect(await readDevice(request, terminal, 'SetMachineParam')).toEqual(device);
 
     await page.goto('/basicSetting/display');
     const interval = page.getByLabel('Screen interval');
@@ -143,7 +123,7 @@ test('device and display: load, reject, save, keep across reload and restart', {
     await page.getByRole('radio', { name: changed.TimeFormat ? '12-hour' : '24-hour' }).check();
     await page.getByLabel('Keyboard lock').setChecked(changed.KeyboardLock === 1);
     await saved(page); // no restart warning: the language did not change
-    expect(await reads(request, terminal, 'SetTimeParam')).toEqual(changed);
+    expect(await readDevice(request, terminal, 'SetTimeParam')).toEqual(changed);
 
     const shows = async () => {
       await expect(page.getByRole('radio', { name: POWER_SAVING[changed.PowerSaving] })).toBeChecked();
@@ -155,7 +135,7 @@ test('device and display: load, reject, save, keep across reload and restart', {
     await page.reload();
     await shows();
 
-    await restart(page, terminal);
+    await restartAndSignIn(page, terminal);
     await shows();
     await page.goto('/basicSetting/device');
     await expect(page.getByLabel('Device ID')).toHaveValue(String(device.DeviceID));
@@ -169,7 +149,7 @@ test('device and display: load, reject, save, keep across reload and restart', {
 test('display: a new device language asks first, then the device restarts and the console signs out', async ({ page, request, terminal }) => {
   // Two restarts on a terminal: the new language, then the old one put back.
   test.setTimeout(RESTARTING);
-  const lans = (await reads(request, terminal, 'getLanList')).lans as string[];
+  const lans = (await readDevice(request, terminal, 'getLanList')).lans as string[];
   const kept = await keepSettings(request, terminal, 'TimeParam');
   const [display] = kept.values;
   const next = lans.find((l) => l !== display.Language && l in LANGUAGES);
@@ -186,7 +166,7 @@ test('display: a new device language asks first, then the device restarts and th
     await expectAccessible(page, 'language restart warning');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toHaveCount(0);
-    expect((await reads(request, terminal, 'SetTimeParam')).Language).toBe(display.Language);
+    expect((await readDevice(request, terminal, 'SetTimeParam')).Language).toBe(display.Language);
     await expect(language).toHaveValue(next!); // what was typed stays
 
     const token = (await page.context().cookies()).find((c) => c.name === 'Admin-Token')!.value;
@@ -196,7 +176,7 @@ test('display: a new device language asks first, then the device restarts and th
     await expect(page).toHaveURL(/\/login/);
     // The terminal restarts with its new language: signing in again once it is back.
     await untilBack(terminal.url, token);
-    expect((await reads(request, terminal, 'SetTimeParam')).Language).toBe(next);
+    expect((await readDevice(request, terminal, 'SetTimeParam')).Language).toBe(next);
     await signIn(page);
     await expect(page.getByLabel('Device language')).toHaveValue(next!);
   } finally {
@@ -205,7 +185,7 @@ test('display: a new device language asks first, then the device restarts and th
 });
 
 test('display: only the languages the device offers; another is refused', async ({ page, request, terminal }) => {
-  const lans = (await reads(request, terminal, 'getLanList')).lans as string[];
+  const lans = (await readDevice(request, terminal, 'getLanList')).lans as string[];
   // Put back only if the device took the language it should have refused (it restarts then).
   const kept = await keepSettings(request, terminal, 'TimeParam');
   const [display] = kept.values;
@@ -220,9 +200,9 @@ test('display: only the languages the device offers; another is refused', async 
     await expect(page.getByLabel('Device language').locator('option')).toHaveText(Object.keys(LANGUAGES).filter((c) => offered.includes(c)).map((c) => LANGUAGES[c]));
     await expect(page.getByLabel('Device language')).toHaveValue(String(display.Language));
     expect(await post(page, 'GetTimeParam', { ...display, Language: refused })).toEqual({ retvalue: 10005, msg: 'err.10005', field: 'Language' });
-    expect(await reads(request, terminal, 'SetTimeParam')).toEqual(display);
+    expect(await readDevice(request, terminal, 'SetTimeParam')).toEqual(display);
   } finally {
-    if ((await reads(request, terminal, 'SetTimeParam')).Language !== display.Language) await kept.restore();
+    if ((await readDevice(request, terminal, 'SetTimeParam')).Language !== display.Language) await kept.restore();
   }
 });
 
@@ -260,14 +240,14 @@ test('identify mode, fingerprint precision, work mode: save, reload, restart; ou
     expect(await post(page, 'GetWorkModeSwitch', { WorkMode: -1 })).toEqual({ retvalue: 10005, msg: 'err.10005', field: 'WorkMode' });
     // The valid changes and nothing of the refused ones; the authorization modes are left as they were.
     expect([
-      await reads(request, terminal, 'SetIdentifyParam'),
-      await reads(request, terminal, 'SetFPCompareParam'),
-      await reads(request, terminal, 'SetWorkModeSwitch'),
+      await readDevice(request, terminal, 'SetIdentifyParam'),
+      await readDevice(request, terminal, 'SetFPCompareParam'),
+      await readDevice(request, terminal, 'SetWorkModeSwitch'),
     ]).toEqual([{ IdentifyMode: want.IdentifyMode }, { FPPrecision: want.FPPrecision }, { ...work, WorkMode: want.WorkMode }]);
 
     await page.reload();
     await expect(page.getByRole('radio', { name: WORK_MODE[want.WorkMode], exact: true })).toBeChecked();
-    await restart(page, terminal);
+    await restartAndSignIn(page, terminal);
     await expect(page.getByRole('radio', { name: WORK_MODE[want.WorkMode], exact: true })).toBeChecked();
     await page.goto('/basicSetting/identifyMode');
     await expect(page.getByLabel('Identify mode')).toHaveValue(String(want.IdentifyMode));
@@ -327,7 +307,7 @@ test('time: NTP server required, time zone format, manual date and time kept acr
       expect(t).toBeGreaterThanOrEqual(minutes('10:30'));
       expect(t).toBeLessThanOrEqual(minutes('10:30') + Math.ceil((Date.now() - setAt) / 60_000) + 1);
     };
-    const now = await reads(request, terminal, 'SetDateTimeParam');
+    const now = await readDevice(request, terminal, 'SetDateTimeParam');
     expect(now).toMatchObject({ Mode: 0, Date: '2027-03-04', TimeZone: zoneNext, TimeFormat: display.TimeFormat === 1 ? 0 : 1 });
 
     await page.reload();
@@ -338,7 +318,7 @@ test('time: NTP server required, time zone format, manual date and time kept acr
     await page.goto('/basicSetting/display');
     await expect(page.getByRole('radio', { name: hours })).toBeChecked();
 
-    await restart(page, terminal);
+    await restartAndSignIn(page, terminal);
     await page.goto('/basicSetting/timeSetting');
     await running();
     // Back to NTP: the NTP server is required by the device too.
@@ -347,7 +327,7 @@ test('time: NTP server required, time zone format, manual date and time kept acr
       msg: 'err.10003',
       field: 'NtpServer',
     });
-    expect((await reads(request, terminal, 'SetDateTimeParam')).Mode).toBe(0);
+    expect((await readDevice(request, terminal, 'SetDateTimeParam')).Mode).toBe(0);
   } finally {
     await kept.restore();
   }
@@ -382,11 +362,11 @@ test('dst: date and week formats show their own fields; a day the month lacks is
     await save(page).click();
     // The device knows February has no 30th: 10005 on that field, nothing stored.
     await expect(page.getByText('Parameter Value Error')).toBeVisible();
-    expect(await reads(request, terminal, 'SetDSTParam')).toEqual(dst);
+    expect(await readDevice(request, terminal, 'SetDSTParam')).toEqual(dst);
     await expectAccessible(page, 'dst with a device error');
     await day.fill('29');
     await saved(page);
-    expect(await reads(request, terminal, 'SetDSTParam')).toEqual({ ...dst, Mode: 1, Offset: offset, StartMonth: 2, StartDay: 29 });
+    expect(await readDevice(request, terminal, 'SetDSTParam')).toEqual({ ...dst, Mode: 1, Offset: offset, StartMonth: 2, StartDay: 29 });
 
     await page.getByRole('radio', { name: 'Week format' }).check();
     await expect(day).toHaveCount(0);
@@ -396,13 +376,13 @@ test('dst: date and week formats show their own fields; a day the month lacks is
     await page.getByLabel('End weekday').selectOption({ label: 'Saturday' });
     await saved(page);
     const weekly = { ...dst, Mode: 2, Offset: offset, StartMonth: 2, StartDay: 29, StartWeek: 7, StartWeekday: 0, EndWeek: 8, EndWeekday: 6 };
-    expect(await reads(request, terminal, 'SetDSTParam')).toEqual(weekly);
+    expect(await readDevice(request, terminal, 'SetDSTParam')).toEqual(weekly);
     await page.reload();
     await expect(page.getByRole('radio', { name: 'Week format' })).toBeChecked();
     await expect(week).toHaveValue('7');
     await expect(page.getByLabel('End week', { exact: true })).toHaveValue('8');
     await expect(page.getByLabel('End weekday')).toHaveValue('6');
-    await restart(page, terminal);
+    await restartAndSignIn(page, terminal);
     await expect(page.getByLabel('Start month')).toHaveValue('2');
     await expect(page.getByLabel('Clock change')).toHaveValue(String(offset));
     await expect(week).toHaveValue('7');
@@ -429,7 +409,7 @@ test('status change and attendance status names: load, reject, save, reload, res
     await monday.fill(mon);
     await page.getByLabel('Saturday').fill(sat);
     await saved(page);
-    expect(await reads(request, terminal, 'SetStatusChangeInfo')).toEqual({ ...change, Mon: mon, Sat: sat });
+    expect(await readDevice(request, terminal, 'SetStatusChangeInfo')).toEqual({ ...change, Mon: mon, Sat: sat });
 
     await page.goto('/basicSetting/applyStatus');
     const s2 = page.getByLabel('Status 2');
@@ -446,11 +426,11 @@ test('status change and attendance status names: load, reject, save, reload, res
       msg: 'err.10005',
       field: 'Status3',
     });
-    expect(await reads(request, terminal, 'SetApplyParam')).toEqual({ ...names, Status2: status2 });
+    expect(await readDevice(request, terminal, 'SetApplyParam')).toEqual({ ...names, Status2: status2 });
 
     await page.reload();
     await expect(s2).toHaveValue(status2);
-    await restart(page, terminal);
+    await restartAndSignIn(page, terminal);
     await expect(s2).toHaveValue(status2);
     await page.goto('/basicSetting/statusChange');
     await expect(monday).toHaveValue(mon);
@@ -496,11 +476,11 @@ test('print: the switch shows the receipt fields; save, reload, restart', async 
     await page.getByLabel('Baud rate').selectOption({ label: String(want.BaudRate) });
     await page.getByLabel('Encoding').selectOption({ label: ['UTF-8', 'GB18030', 'Big5'][want.Encoding as number] });
     await saved(page);
-    expect(await reads(request, terminal, 'SetPrintParam')).toEqual(want);
+    expect(await readDevice(request, terminal, 'SetPrintParam')).toEqual(want);
     await page.reload();
     await expect(on).toBeChecked();
     await expect(tax).toHaveValue(want.UnitTaxTel);
-    await restart(page, terminal);
+    await restartAndSignIn(page, terminal);
     await expect(page.getByLabel('Baud rate')).toHaveValue(String(want.BaudRate));
     await expect(page.getByLabel('Encoding')).toHaveValue(String(want.Encoding));
     await expect(page.getByLabel('Unit address')).toHaveValue(want.UnitAddress);
@@ -511,7 +491,7 @@ test('print: the switch shows the receipt fields; save, reload, restart', async 
 
 test('system information: every field and count; Refresh recounts', async ({ page, request, terminal }) => {
   const api = await deviceApi(request, terminal);
-  const info = await reads(request, terminal, 'SetInfoParam');
+  const info = await readDevice(request, terminal, 'SetInfoParam');
   const supports = info.funOption as Record<string, number>;
   const n = (x: unknown) => (x as number).toLocaleString('en');
   const of = (count: unknown, max: unknown) => `${n(count)} / ${n(max)}`;
@@ -563,7 +543,7 @@ async function freeUserId(api: Awaited<ReturnType<typeof deviceApi>>): Promise<s
 }
 
 test('wiegand pairing: while the terminal listens for a reader the screen waits, and leaving it stops asking', async ({ page, request, terminal }) => {
-  const known = ((await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[]).map((d) => d.Mac);
+  const known = ((await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[]).map((d) => d.Mac);
   try {
     await openSignedIn(page, '/basicSetting/wiganPairing');
     await expectAccessible(page, 'wiegand pairing');
@@ -585,14 +565,14 @@ test('wiegand pairing: while the terminal listens for a reader the screen waits,
     expect(asked.length).toBeLessThanOrEqual(left + 1); // at most the request already under way
   } finally {
     // A reader that answered meanwhile (a wired one, or the simulator's) leaves the list as it was.
-    const added = ((await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[]).filter((d) => !known.includes(d.Mac));
+    const added = ((await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[]).filter((d) => !known.includes(d.Mac));
     if (added.length) expect((await (await deviceApi(request, terminal)).call('DeleteSomeWiegand', { Macs: added.map((d) => d.Mac) })).retvalue).toBe(0);
   }
 });
 
 test('wiegand pairing: a reader that answers joins the authorization list, and is deleted after confirming', async ({ page, request, terminal }) => {
   skipOnTerminal("Wiegand pairing needs a reader wired to the terminal's route 2 that answers; the waiting part runs ('while the terminal listens')");
-  const before = (await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[];
+  const before = (await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[];
   let paired: string | undefined;
   try {
     await openSignedIn(page, '/basicSetting/wiganPairing');
@@ -605,7 +585,7 @@ test('wiegand pairing: a reader that answers joins the authorization list, and i
     await expect(done).toBeVisible({ timeout: 8000 });
     await expect(page.getByText('Wigan Pairing Waiting...')).toHaveCount(0);
     await expect(pair).toBeEnabled();
-    const after = (await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[];
+    const after = (await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[];
     const reader = after.find((d) => !before.some((b) => b.Mac === d.Mac))!;
     paired = reader.Mac;
     await expect(done).toHaveText(`Paired: ${reader.Model}, ${reader.Mac}, machine number ${reader.MachineNo}`);
@@ -628,20 +608,20 @@ test('wiegand pairing: a reader that answers joins the authorization list, and i
     await wiegand.getByRole('button', { name: 'Delete selected' }).click();
     await dialog.getByRole('button', { name: 'OK' }).click();
     await expect(added).toHaveCount(0);
-    expect((await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list).toEqual(before);
+    expect((await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list).toEqual(before);
   } finally {
-    const now = (await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[];
+    const now = (await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[];
     if (paired && now.some((d) => d.Mac === paired)) await (await deviceApi(request, terminal)).call('DeleteSomeWiegand', { Macs: [paired] });
   }
 });
 
 test('authorization: modes, authorize, cancel authorization, delete asks first; bypassing writes change nothing', async ({ page, request, terminal }) => {
   test.setTimeout(RESTARTING);
-  const funs = (await reads(request, terminal, 'GetDeviceFunList')).funs as string[];
+  const funs = (await readDevice(request, terminal, 'GetDeviceFunList')).funs as string[];
   expect(funs, 'a terminal with Wiegand readers (its function list)').toContain('wiegand');
-  const readers = (await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[];
+  const readers = (await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[];
   expect(readers.length, 'the terminal knows a Wiegand reader (pair one first)').toBeGreaterThan(0);
-  const ble = funs.includes('bluetooth') ? ((await reads(request, terminal, 'SetBluetoothAuthorize')).list as Item[]) : [];
+  const ble = funs.includes('bluetooth') ? ((await readDevice(request, terminal, 'SetBluetoothAuthorize')).list as Item[]) : [];
   const kept = await keepSettings(request, terminal, 'WorkModeSwitch');
   const [modes] = kept.values;
   // The first reader's authorization changes one way with its button, then back with the other.
@@ -672,7 +652,7 @@ test('authorization: modes, authorize, cancel authorization, delete asks first; 
     await row.getByRole('checkbox').check();
     await wiegand.getByRole('button', { name: there }).click();
     await expect(row.getByRole('cell').nth(5)).toHaveText(statusText(reader.Status ? 0 : 1));
-    expect((await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list).toEqual(flipped);
+    expect((await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list).toEqual(flipped);
 
     // Delete asks first; Cancel keeps the reader.
     await row.getByRole('checkbox').check();
@@ -687,19 +667,19 @@ test('authorization: modes, authorize, cancel authorization, delete asks first; 
     // The modes (WorkModeSwitch): the work mode and the Bluetooth mode are left as they were.
     await page.getByRole('group', { name: 'Wiegand authorization' }).getByRole('radio', { name: AUTH_MODE[wiegandAuth] }).check();
     await saved(page);
-    expect(await reads(request, terminal, 'SetWorkModeSwitch')).toEqual({ ...modes, WiegandAuth: wiegandAuth });
+    expect(await readDevice(request, terminal, 'SetWorkModeSwitch')).toEqual({ ...modes, WiegandAuth: wiegandAuth });
 
     // Unknown or no devices: refused, nothing changes.
     const unknown = ['02:00:5e:99:99:99', '02:00:5e:99:99:98'].find((m) => !readers.some((d) => d.Mac.toLowerCase() === m))!;
     expect(await post(page, 'DeleteSomeWiegand', { Macs: [unknown] })).toEqual({ retvalue: 10005, msg: 'err.10005', field: 'Macs' });
     expect(await post(page, 'GetAnvizWiegandAuthorize', { Macs: [], Status: 1 })).toEqual({ retvalue: 10003, msg: 'err.10003', field: 'Macs' });
     expect(await post(page, 'GetAnvizWiegandAuthorize', { Macs: [reader.Mac], Status: 2 })).toEqual({ retvalue: 10005, msg: 'err.10005', field: 'Status' });
-    expect((await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list).toEqual(flipped);
+    expect((await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list).toEqual(flipped);
     await expect(wiegand.getByRole('row')).toHaveCount(readers.length + 1);
 
     await page.reload();
     await expect(row.getByRole('cell').nth(5)).toHaveText(statusText(reader.Status ? 0 : 1));
-    await restart(page, terminal);
+    await restartAndSignIn(page, terminal);
     await expect(page.getByRole('group', { name: 'Wiegand authorization' }).getByRole('radio', { name: AUTH_MODE[wiegandAuth] })).toBeChecked();
     await expect(row.getByRole('cell').nth(5)).toHaveText(statusText(reader.Status ? 0 : 1));
 
@@ -707,9 +687,9 @@ test('authorization: modes, authorize, cancel authorization, delete asks first; 
     await row.getByRole('checkbox').check();
     await wiegand.getByRole('button', { name: back }).click();
     await expect(row.getByRole('cell').nth(5)).toHaveText(statusText(reader.Status));
-    expect((await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list).toEqual(readers);
+    expect((await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list).toEqual(readers);
   } finally {
-    const now = (await reads(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[];
+    const now = (await readDevice(request, terminal, 'SetAnvizWiegandAuthorize')).list as Item[];
     if (now.find((d) => d.Mac === reader.Mac)?.Status !== reader.Status)
       await (await deviceApi(request, terminal)).call('GetAnvizWiegandAuthorize', { Macs: [reader.Mac], Status: reader.Status });
     await kept.restore();

@@ -152,6 +152,22 @@ export async function signIn(page: Page, user = ADMIN.username, password = ADMIN
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/**
+ * Restart the terminal (RestartMachine) and come back signed in to the page
+ * that was open. The restart ends the session, so its cookie goes first: a
+ * reply to the stale token (10002) would otherwise reload the page while the
+ * test signs in.
+ */
+export async function restartAndSignIn(page: Page, terminal: Terminal): Promise<void> {
+  const url = page.url();
+  await terminal.restart();
+  await page.context().clearCookies();
+  await page.goto(url);
+  await expect(page).toHaveURL(/\/login/);
+  await signIn(page);
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+}
+
 /** Open the console signed in (via the login form) at `path`. */
 export async function openSignedIn(page: Page, path = '/'): Promise<void> {
   await page.goto(path);
@@ -175,6 +191,9 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
 
 type Json = Record<string, unknown>;
 
+const ENVELOPE = new Set(['retvalue', 'msg', 'field', 'reboot']);
+const withoutEnvelope = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => !ENVELOPE.has(k))) as Json;
+
 /**
  * The device's API, signed in as the administrator (what a script or QA
  * tool would do): each call travels as the contract says (GET query, JSON
@@ -192,15 +211,30 @@ export async function deviceApi(request: APIRequestContext, terminal: Terminal) 
     return request.post(`${terminal.url}/goform/${name}`, { headers, data: body });
   };
   const call = async (name: CallName, body: Json = {}) => (await (await raw(name, body)).json()) as Json;
+  /** A read that must succeed: the values it answers, without the envelope. */
+  const read = async (name: CallName, body: Json = {}) => {
+    const r = await call(name, body);
+    expect(r.retvalue, `${name}: ${JSON.stringify(r)}`).toBe(0);
+    return withoutEnvelope(r);
+  };
   const user = (id: string, name: string, extra: Json = {}) => ({ UserID: id, UserName: name, Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0, ...extra });
   return {
     token,
     raw,
     call,
+    read,
     add: async (id: string, name: string, extra: Json = {}) => expect((await call('adduser', { ...user(id, name, extra), Replace: 1 })).retvalue).toBe(0),
     info: (id: string) => call('GetUserInfo', { UserID: id }),
     remove: (ids: string[]) => call('deletsomeuser', { UserIDs: ids }),
   };
+}
+
+/** The first of `choices` that differs from `now` (as text): a value a test can change a setting to, whatever the terminal has. */
+export const other = <T,>(now: unknown, ...choices: T[]): T => choices.find((c) => String(c) !== String(now))!;
+
+/** What the terminal answers to a read now (it must succeed), without the envelope; signed in afresh (a test may have restarted it). */
+export async function readDevice(request: APIRequestContext, terminal: Terminal, name: CallName, body: Json = {}): Promise<Json> {
+  return (await deviceApi(request, terminal)).read(name, body);
 }
 
 /** How many entries a paged list says it has, in English ("1 entry", "100,000 entries"). */
@@ -266,15 +300,9 @@ export type PairRef = string | [name: string, params: Json];
  */
 export async function keepSettings(request: APIRequestContext, terminal: Terminal, ...pairs: PairRef[]) {
   const refs = pairs.map((p): [string, Json] => (typeof p === 'string' ? [p, {}] : p));
-  const envelope = new Set(['retvalue', 'msg', 'field', 'reboot']);
-  const strip = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => !envelope.has(k))) as Json;
   const read = async (api: Awaited<ReturnType<typeof deviceApi>>) => {
     const out: Json[] = [];
-    for (const [name, params] of refs) {
-      const r = await api.call(`Set${name}` as CallName, params);
-      if (r.retvalue !== 0) throw new Error(`Set${name} answered ${JSON.stringify(r)}`);
-      out.push(strip(r));
-    }
+    for (const [name, params] of refs) out.push(await api.read(`Set${name}` as CallName, params));
     return out;
   };
   const readAt = Date.now();

@@ -13,7 +13,7 @@
 // known Wi-Fi network and pairing with a Bluetooth device, which need them in
 // range, skip there.
 import type { APIRequestContext, Page } from 'playwright/test';
-import { test, expect, openSignedIn, signIn, expectAccessible, skipOnTerminal, deviceApi, narrowReplies, ON_TERMINAL, RESTART_MS, type Terminal } from './fixtures.ts';
+import { test, expect, openSignedIn, signIn, restartAndSignIn, expectAccessible, skipOnTerminal, deviceApi, readDevice, other, narrowReplies, ON_TERMINAL, RESTART_MS, type Terminal } from './fixtures.ts';
 import type { CallName } from '../../src/api/contract.ts';
 import { SCAN_FAILED } from '../../src/api/codes.ts';
 
@@ -46,17 +46,6 @@ async function save(page: Page, warned: boolean): Promise<void> {
   await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
 }
 
-/** Restart the terminal (RestartMachine, on the simulator and on a device) and sign in again (back on the same page). */
-async function restarted(page: Page, terminal: Terminal): Promise<void> {
-  await terminal.restart();
-  // Sessions end with a restart; start from the login page rather than let
-  // the stale token's replies sign the page out while the test goes on.
-  await page.context().clearCookies();
-  await page.reload();
-  await expect(page).toHaveURL(/\/login/);
-  await signIn(page);
-}
-
 /** Check labelled values on the page. */
 async function shows(page: Page, values: Record<string, string>, check?: () => Promise<void>): Promise<void> {
   for (const [label, value] of Object.entries(values)) await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);
@@ -67,15 +56,8 @@ async function shows(page: Page, values: Record<string, string>, check?: () => P
 async function kept(page: Page, terminal: Terminal, values: Record<string, string>, check?: () => Promise<void>): Promise<void> {
   await page.reload();
   await shows(page, values, check);
-  await restarted(page, terminal);
+  await restartAndSignIn(page, terminal);
   await shows(page, values, check);
-}
-
-/** A settings pair's values as its read answers them (without the envelope). */
-async function read(request: APIRequestContext, terminal: Terminal, call: CallName): Promise<Json> {
-  const { retvalue, msg, ...values } = await (await deviceApi(request, terminal)).call(call);
-  expect(retvalue, `${call}: ${String(msg)}`).toBe(0);
-  return values;
 }
 
 /** Write a pair back as it was read (a fresh sign-in: a restart ends sessions). */
@@ -83,13 +65,11 @@ async function putBack(request: APIRequestContext, terminal: Terminal, write: Ca
   expect((await (await deviceApi(request, terminal)).call(write, values)).retvalue, `${write} put back`).toBe(0);
 }
 
-/** A value other than `now` from `choices`. */
-const other = <T,>(now: unknown, ...choices: T[]): T => choices.find((c) => String(c) !== String(now))!;
 
 test('ethernet and internet: load, reject bad addresses, warn, save, keep; the login page is offered', { tag: '@smoke' }, async ({ page, terminal, request }) => {
   restarts(1);
-  const eth = await read(request, terminal, 'SetEthernetParam');
-  const net = await read(request, terminal, 'SetInternetParam');
+  const eth = await readDevice(request, terminal, 'SetEthernetParam');
+  const net = await readDevice(request, terminal, 'SetInternetParam');
   try {
     // Ethernet: what the link depends on. Everything is checked, nothing is saved.
     await openSignedIn(page, '/network/ethernet');
@@ -117,7 +97,7 @@ test('ethernet and internet: load, reject bad addresses, warn, save, keep; the l
     await page.getByRole('button', { name: 'Save' }).click();
     await answer(page, WARNING, false);
     await expect(page.getByRole('alertdialog')).toHaveCount(0);
-    expect(await read(request, terminal, 'SetEthernetParam')).toEqual(eth);
+    expect(await readDevice(request, terminal, 'SetEthernetParam')).toEqual(eth);
 
     // Internet: DNS only without automatic DNS (the WAN interface is left as it is); accepting the offer goes to the login page.
     await page.goto('/network/internet');
@@ -142,7 +122,7 @@ test('ethernet and internet: load, reject bad addresses, warn, save, keep; the l
     await signIn(page);
     await expect(page).toHaveURL(/\/network\/internet$/);
     await kept(page, terminal, { 'DNS server': server, 'WAN mode': String(net.WanMode) }, () => expect(auto).not.toBeChecked());
-    expect(await read(request, terminal, 'SetInternetParam')).toEqual({ ...net, AutoMode: 0, Dns: server });
+    expect(await readDevice(request, terminal, 'SetInternetParam')).toEqual({ ...net, AutoMode: 0, Dns: server });
   } finally {
     await putBack(request, terminal, 'GetInternetParam', net);
   }
@@ -150,7 +130,7 @@ test('ethernet and internet: load, reject bad addresses, warn, save, keep; the l
 
 test('wi-fi: access point settings are checked, saved and kept', async ({ page, terminal, request }) => {
   restarts(1);
-  const wifi = await read(request, terminal, 'SetWirless');
+  const wifi = await readDevice(request, terminal, 'SetWirless');
   try {
     await openSignedIn(page, '/network/wirless');
     const mode = page.getByLabel('Wi-Fi mode');
@@ -174,7 +154,7 @@ test('wi-fi: access point settings are checked, saved and kept', async ({ page, 
     await apPassword.fill(password);
     await save(page, true);
     await kept(page, terminal, { 'Wi-Fi mode': '1', 'Custom AP name': name, 'AP password': password });
-    expect(await read(request, terminal, 'SetWirless')).toMatchObject({ WifiMode: 1, ApNameMode: 1, ApName: name, ApPassword: password });
+    expect(await readDevice(request, terminal, 'SetWirless')).toMatchObject({ WifiMode: 1, ApNameMode: 1, ApName: name, ApPassword: password });
   } finally {
     await putBack(request, terminal, 'GetWirless', wifi);
   }
@@ -182,7 +162,7 @@ test('wi-fi: access point settings are checked, saved and kept', async ({ page, 
 
 test('wi-fi: station mode shows the fields its security needs; a network that is not there is not joined and the device is back in AP mode', async ({ page, terminal, request }) => {
   test.setTimeout(30_000 + RADIO_MS);
-  const wifi = await read(request, terminal, 'SetWirless');
+  const wifi = await readDevice(request, terminal, 'SetWirless');
   try {
     await openSignedIn(page, '/network/wirless');
     const mode = page.getByLabel('Wi-Fi mode');
@@ -205,7 +185,7 @@ test('wi-fi: station mode shows the fields its security needs; a network that is
     await page.getByRole('button', { name: 'Save' }).click();
     await answer(page, WARNING, true);
     await expect(page.getByText(JOIN_FAILED)).toBeVisible({ timeout: RADIO_MS });
-    expect((await read(request, terminal, 'SetWirless')).WifiMode).toBe(1);
+    expect((await readDevice(request, terminal, 'SetWirless')).WifiMode).toBe(1);
     // What was typed stays, to correct and try again; Undo shows what the device now has: AP mode.
     await expect(ssid).toHaveValue(NOWHERE);
     await page.getByRole('button', { name: 'Undo changes' }).click();
@@ -220,7 +200,7 @@ test('wi-fi: station mode shows the fields its security needs; a network that is
 
 test('choose wi-fi: a failed scan says so and Refresh scans again; networks are listed as text; add wi-fi for a network that is not there falls back to AP mode', async ({ page, terminal, request }) => {
   test.setTimeout(30_000 + 3 * RADIO_MS);
-  const wifi = await read(request, terminal, 'SetWirless');
+  const wifi = await readDevice(request, terminal, 'SetWirless');
   // A bench terminal cannot be made to fail a scan, nor to have a network named like markup in range:
   // the browser turns the first scan's result into the documented failure, and adds that network to the next.
   const markup = { Ssid: 'Café <b>Lobby</b> test', Security: 0, Signal: 1, Connected: 0 };
@@ -268,7 +248,7 @@ test('choose wi-fi: a failed scan says so and Refresh scans again; networks are 
     await expect(page.getByText(JOIN_FAILED)).toBeVisible({ timeout: RADIO_MS });
     await expect(page).toHaveURL(/\/network\/wirless$/);
     await expect(page.getByLabel('Wi-Fi mode')).toHaveValue('1');
-    expect((await read(request, terminal, 'SetWirless')).WifiMode).toBe(1);
+    expect((await readDevice(request, terminal, 'SetWirless')).WifiMode).toBe(1);
   } finally {
     await putBack(request, terminal, 'GetWirless', wifi);
   }
@@ -277,7 +257,7 @@ test('choose wi-fi: a failed scan says so and Refresh scans again; networks are 
 test('joining known networks: station mode, choose wi-fi and add wi-fi join; a wrong password falls back to AP mode', async ({ page, terminal, request }) => {
   skipOnTerminal('needs known Wi-Fi networks in range with their passwords (Office, a hidden Lab) to join');
   restarts(1);
-  const wifiMode = async () => (await read(request, terminal, 'SetWirless')).WifiMode;
+  const wifiMode = async () => (await readDevice(request, terminal, 'SetWirless')).WifiMode;
   await openSignedIn(page, '/network/wirless');
   const mode = page.getByLabel('Wi-Fi mode');
   await mode.selectOption({ label: 'Station (join a network)' });
@@ -348,13 +328,13 @@ test('joining known networks: station mode, choose wi-fi and add wi-fi join; a w
   await answer(page, WARNING, true);
   await answer(page, GO_TO_LOGIN, false);
   await expect(page.getByLabel('Network name (SSID)')).toHaveValue('Lab');
-  expect(await read(request, terminal, 'SetWirless')).toMatchObject({ WifiMode: 0, Ssid: 'Lab', Security: 1 });
+  expect(await readDevice(request, terminal, 'SetWirless')).toMatchObject({ WifiMode: 0, Ssid: 'Lab', Security: 1 });
 });
 
 test('communication mode and security protocol: ports, client server address, HTTPS refused values; kept', async ({ page, terminal, request }) => {
   restarts(1);
-  const comm = await read(request, terminal, 'SetCommMode');
-  const rest = await read(request, terminal, 'SetRestParam');
+  const comm = await readDevice(request, terminal, 'SetCommMode');
+  const rest = await readDevice(request, terminal, 'SetRestParam');
   try {
     await openSignedIn(page, '/network/commMode');
     const port = page.getByLabel('Port');
@@ -403,7 +383,7 @@ test('communication mode and security protocol: ports, client server address, HT
     await restPort.fill(rest.Port === 443 ? '8443' : '443');
     await page.getByRole('button', { name: 'Save' }).click();
     await answer(page, WARNING, false);
-    expect(await read(request, terminal, 'SetRestParam')).toEqual(rest);
+    expect(await readDevice(request, terminal, 'SetRestParam')).toEqual(rest);
     await page.getByRole('button', { name: 'Undo changes' }).click();
     await shows(page, { Protocol: String(rest.Protocol), Port: String(rest.Port) });
     const restApi = page.getByLabel('REST API');
@@ -417,11 +397,11 @@ test('communication mode and security protocol: ports, client server address, HT
     await restKept();
 
     // Both kept after a restart.
-    await restarted(page, terminal);
+    await restartAndSignIn(page, terminal);
     await restKept();
     await page.goto('/network/commMode');
     await shows(page, commKept);
-    expect(await read(request, terminal, 'SetRestParam')).toEqual({ ...rest, RestApi: rest.RestApi === 1 ? 0 : 1 });
+    expect(await readDevice(request, terminal, 'SetRestParam')).toEqual({ ...rest, RestApi: rest.RestApi === 1 ? 0 : 1 });
   } finally {
     await putBack(request, terminal, 'GetCommMode', comm);
     await putBack(request, terminal, 'GetRestParam', rest);
@@ -430,8 +410,8 @@ test('communication mode and security protocol: ports, client server address, HT
 
 test('cloud and MQTT: load, reject, save, keep', async ({ page, terminal, request }) => {
   restarts(1);
-  const cloud = await read(request, terminal, 'SetCloudParam');
-  const mqtt = await read(request, terminal, 'SetMqttCloudParam');
+  const cloud = await readDevice(request, terminal, 'SetCloudParam');
+  const mqtt = await readDevice(request, terminal, 'SetMqttCloudParam');
   try {
     await openSignedIn(page, '/network/cloud');
     const code = page.getByLabel('Cloud code');
@@ -469,7 +449,7 @@ test('cloud and MQTT: load, reject, save, keep', async ({ page, terminal, reques
     await kept(page, terminal, mqttKept, () => expect(on).toBeChecked());
     await page.goto('/network/cloud');
     await shows(page, cloudKept);
-    expect(await read(request, terminal, 'SetMqttCloudParam')).toMatchObject({ Switch: 1, Users: mqttKept['Company ID'] });
+    expect(await readDevice(request, terminal, 'SetMqttCloudParam')).toMatchObject({ Switch: 1, Users: mqttKept['Company ID'] });
   } finally {
     await putBack(request, terminal, 'GetCloudParam', cloud);
     await putBack(request, terminal, 'GetMqttCloudParam', mqtt);
@@ -478,8 +458,8 @@ test('cloud and MQTT: load, reject, save, keep', async ({ page, terminal, reques
 
 test('bluetooth: settings checked, saved and kept; the paired list is the device\'s; a search lists what it found, as text', async ({ page, terminal, request }) => {
   test.setTimeout(60_000 + RADIO_MS + (ON_TERMINAL ? RESTART_MS : 15_000));
-  const ble = await read(request, terminal, 'SetBluetoothParam');
-  const paired = ((await read(request, terminal, 'SetBleDevGroup')).List as Json[]) ?? [];
+  const ble = await readDevice(request, terminal, 'SetBluetoothParam');
+  const paired = ((await readDevice(request, terminal, 'SetBleDevGroup')).List as Json[]) ?? [];
   // A bench terminal cannot be made to have a device named like markup in range: the browser adds one to the search's answer.
   const markup = { Name: 'Reader <b>test</b>', Address: '02:00:00:00:00:01', Rssi: -99 };
   let found: Json[] = [];
@@ -521,7 +501,7 @@ test('bluetooth: settings checked, saved and kept; the paired list is the device
       await expect(on).toBeChecked();
       await expect(page.getByLabel('Bluetooth client')).toBeChecked();
     });
-    expect(await read(request, terminal, 'SetBluetoothParam')).toMatchObject({ BleOption: 1, BleClient: 1, BleAddress: address });
+    expect(await readDevice(request, terminal, 'SetBluetoothParam')).toMatchObject({ BleOption: 1, BleClient: 1, BleAddress: address });
   } finally {
     await putBack(request, terminal, 'GetBluetoothParam', ble);
   }
@@ -538,20 +518,20 @@ test('bluetooth: pairing with a device found adds it to the paired list, kept af
   await expect(page.getByRole('table', { name: 'Devices found' }).getByRole('cell', { name: 'Reader <B2>', exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Pair with Door lock A' }).click();
   await expect(paired.getByRole('cell', { name: 'Door lock A', exact: true })).toBeVisible();
-  expect((await read(request, terminal, 'SetBleDevGroup')).List).toEqual([{ Name: 'Door lock A', Address: '5C:F3:70:12:34:56' }]);
+  expect((await readDevice(request, terminal, 'SetBleDevGroup')).List).toEqual([{ Name: 'Door lock A', Address: '5C:F3:70:12:34:56' }]);
   await page.reload();
   await expect(paired.getByRole('cell', { name: '5C:F3:70:12:34:56' })).toBeVisible();
-  await restarted(page, terminal);
+  await restartAndSignIn(page, terminal);
   await expect(paired.getByRole('cell', { name: '5C:F3:70:12:34:56' })).toBeVisible();
 });
 
 test('requests that bypass the network forms with bad values change nothing', async ({ page, terminal, request }) => {
   test.setTimeout(30_000 + RADIO_MS);
   const before = {
-    eth: await read(request, terminal, 'SetEthernetParam'),
-    comm: await read(request, terminal, 'SetCommMode'),
-    wifi: await read(request, terminal, 'SetWirless'),
-    paired: (await read(request, terminal, 'SetBleDevGroup')).List as Json[],
+    eth: await readDevice(request, terminal, 'SetEthernetParam'),
+    comm: await readDevice(request, terminal, 'SetCommMode'),
+    wifi: await readDevice(request, terminal, 'SetWirless'),
+    paired: (await readDevice(request, terminal, 'SetBleDevGroup')).List as Json[],
   };
   // An address no device near a bench has, and that no search found.
   const nobody = '02:00:5E:FF:FF:FE';
@@ -572,8 +552,8 @@ test('requests that bypass the network forms with bad values change nothing', as
   expect(await post('GetCommMode', { ...before.comm, Port: 70000 })).toEqual({ retvalue: 10005, msg: 'err.10005', field: 'Port' });
   expect(await post('GetWirless', { ...before.wifi, WifiMode: 0, Ssid: NOWHERE, Security: 1, Password: 'short' })).toEqual({ retvalue: 10005, msg: 'err.10005', field: 'Password' });
   expect(await post('GetBleConnect', { Address: nobody })).toEqual({ retvalue: 30201, msg: 'msg.failed' });
-  expect(await read(request, terminal, 'SetEthernetParam')).toEqual(before.eth);
-  expect(await read(request, terminal, 'SetCommMode')).toEqual(before.comm);
-  expect(await read(request, terminal, 'SetWirless')).toEqual(before.wifi);
-  expect((await read(request, terminal, 'SetBleDevGroup')).List).toEqual(before.paired);
+  expect(await readDevice(request, terminal, 'SetEthernetParam')).toEqual(before.eth);
+  expect(await readDevice(request, terminal, 'SetCommMode')).toEqual(before.comm);
+  expect(await readDevice(request, terminal, 'SetWirless')).toEqual(before.wifi);
+  expect((await readDevice(request, terminal, 'SetBleDevGroup')).List).toEqual(before.paired);
 });

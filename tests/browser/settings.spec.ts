@@ -2,7 +2,7 @@
 // invalid value with the right message, saves a valid change, and the change
 // is there after a reload and after the device restarts. What a test changes
 // on the terminal is read first through the API and put back at the end.
-import { test, expect, openSignedIn, signIn, expectAccessible, deviceApi, keepSettings, ON_TERMINAL, RESTART_MS } from './fixtures.ts';
+import { test, expect, openSignedIn, restartAndSignIn, expectAccessible, deviceApi, keepSettings, ON_TERMINAL, RESTART_MS } from './fixtures.ts';
 
 test('attendance: load, reject out-of-range values, save, keep across reload and restart', async ({ page, request, terminal }) => {
   test.setTimeout(ON_TERMINAL ? 60_000 + 2 * RESTART_MS : 60_000);
@@ -40,11 +40,7 @@ test('attendance: load, reject out-of-range values, save, keep across reload and
     await expect(page.getByLabel('Duplicate punch range')).toHaveValue(String(next.RepeatTime));
     await expect(page.getByLabel('Log alarm threshold')).toHaveValue(String(next.AlarmLogs));
 
-    await terminal.restart(); // the device forgets its sessions: sign in afresh
-    await page.context().clearCookies();
-    await page.reload();
-    await expect(page).toHaveURL(/\/login/);
-    await signIn(page);
+    await restartAndSignIn(page, terminal);
     await expect(page.getByLabel('Duplicate punch range')).toHaveValue(String(next.RepeatTime));
     await expect(page.getByLabel('Log alarm threshold')).toHaveValue(String(next.AlarmLogs));
   } finally {
