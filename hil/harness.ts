@@ -13,7 +13,7 @@ import { makeImage, type FlashImage } from './image.ts';
 import { openLink, type ByteLink } from './link.ts';
 import { fill, loadTerminalProfile, type TerminalProfile } from './profile.ts';
 import { MARKER, ShellDriver } from './shell-driver.ts';
-import { ymodemSend } from './ymodem.ts';
+import { ymodemSend, type BatchEnd } from './ymodem.ts';
 import { zmodemSend } from './zmodem.ts';
 import { progressPrinter } from './progress.ts';
 import { verifyServed, waitForHttp, type FileCheck } from './verify.ts';
@@ -78,6 +78,13 @@ export interface TransferFigures {
   /** Shares of the line rate (bytes x 10 bits / baud); 0 on a network link, which the baud rate does not pace. */
   lineRatePercent: number;
   dataLineRatePercent: number;
+  /**
+   * Why the transfer ended once every file was acknowledged: the receiver's
+   * last answer (YMODEM's ACK of the closing block, ZMODEM's ZFIN), the
+   * shell coming back in its place (a receiver that exited before its last
+   * answer reached us), or a timeout (neither came).
+   */
+  ended: BatchEnd;
 }
 
 export interface TerminalResult {
@@ -109,8 +116,14 @@ export function transferText(t: TransferFigures, baud: number): string {
   const kb = (n: number) => `${(n / 1000).toFixed(1)} kB/s`;
   const share = (p: number) => (p && p <= 105 ? ` (${p.toFixed(1)} % of the ${baud} baud line rate)` : '');
   const unpaced = t.lineRatePercent > 105 || t.dataLineRatePercent > 105 ? `; faster than ${baud} baud: this link (a pty or a network) is not paced by the baud rate` : '';
-  return `${t.protocol.toUpperCase()}, ${t.bytes} bytes: data blocks ${kb(t.dataBytesPerSecond)}${share(t.dataLineRatePercent)}; whole transfer ${kb(t.bytesPerSecond)} in ${t.seconds.toFixed(1)} s${share(t.lineRatePercent)}, receiver start and end included${unpaced}`;
+  return `${t.protocol.toUpperCase()}, ${t.bytes} bytes: data blocks ${kb(t.dataBytesPerSecond)}${share(t.dataLineRatePercent)}; whole transfer ${kb(t.bytesPerSecond)} in ${t.seconds.toFixed(1)} s${share(t.lineRatePercent)}, receiver start and end included${unpaced}; ended: ${ENDED[t.ended]}`;
 }
+
+const ENDED: Record<BatchEnd, string> = {
+  receiver: "the receiver's last answer",
+  'shell back': 'the shell came back in place of the last answer',
+  timeout: 'no last answer (timeout)',
+};
 
 /** A release folder name: UTC time (so names sort oldest first), then the image's release. */
 export function releaseFolder(release: string, now = new Date()): string {
@@ -283,8 +296,10 @@ async function transfer(run: Run, image: FlashImage): Promise<TransferFigures> {
   const shellBack = new RegExp(`${MARKER.source}|${shell!.prompt.source}`, 'm');
   const t0 = performance.now();
   await shell!.start(cmd);
-  if (protocol === 'zmodem') await zmodemSend(link!, files, { ...opts.transfer, onProgress, shellBack });
-  else await ymodemSend(link!, files, { ...opts.transfer, onProgress, shellBack });
+  const ended: BatchEnd =
+    protocol === 'zmodem'
+      ? (await zmodemSend(link!, files, { ...opts.transfer, onProgress, shellBack })).ended === 'zfin' ? 'receiver' : 'shell back'
+      : (await ymodemSend(link!, files, { ...opts.transfer, onProgress, shellBack })).ended;
   bar.done(bytes);
   await shell!.finish(cmd);
   const seconds = (performance.now() - t0) / 1000;
@@ -300,6 +315,7 @@ async function transfer(run: Run, image: FlashImage): Promise<TransferFigures> {
     dataBytesPerSecond: bytes / dataSeconds,
     lineRatePercent: share(seconds),
     dataLineRatePercent: share(dataSeconds),
+    ended,
   };
 }
 

@@ -1,6 +1,6 @@
 // Drives a terminal's serial console: sign in at the login prompt and run
 // commands, telling success from failure by a marker the command prints.
-import type { ByteLink } from './link.ts';
+import { LinkTimeout, type ByteLink } from './link.ts';
 import { ABORT } from './zmodem.ts';
 import type { TerminalProfile } from './profile.ts';
 
@@ -11,6 +11,24 @@ const KILL_LINE = '\x15';
 
 /** The success marker a started command prints; the shell's prompt follows it. */
 export const MARKER = /^HIL_(OK|FAIL)\r?$/m;
+
+/**
+ * A command asking something: the last line, left open (no newline after
+ * it), ends in a question mark, [y/N], (yes/no) and the like. busybox mv
+ * asks "mv: overwrite '/www'?" when its input is a terminal and the target
+ * is not writable; cp -i, rm -i and ssh's host-key question look alike.
+ */
+export const QUESTION = /[^\r\n]*(?:\?|\[[yn]\/[yn]\]|\((?:y|yes)\/(?:n|no)[^)\r\n]*\))[ \t]*[?:]?[ \t]*(?![\s\S])/i;
+
+/**
+ * How long a question must stand with nothing after it before it counts as
+ * one: output that merely paused after a '?' (a paced line delivers a line in
+ * pieces) goes on within this. A program that asks waits for ever.
+ */
+export const QUESTION_QUIET_MS = 500;
+
+/** Ctrl-C: the tty interrupts the program in the foreground (the one that asked). */
+const INTERRUPT = '\x03';
 
 export class ShellDriver {
   private readonly shell: RegExp;
@@ -84,15 +102,49 @@ export class ShellDriver {
     await this.link.expect(/\r?\n/, this.profile.timeouts.promptMs);
   }
 
-  /** Wait for a started command's marker and prompt; returns its output, throws if it failed. */
+  /**
+   * Wait for a started command's marker and prompt; returns its output,
+   * throws if it failed. A command that asks a question fails at once, with
+   * the question in the message: the harness answers nothing (an answer
+   * typed by a harness is a decision nobody made). It interrupts the
+   * command (Ctrl-C) so that the console is back at its prompt.
+   */
   async finish(command: string, timeoutMs = this.profile.timeouts.commandMs): Promise<string> {
-    const text = await this.link.expect(MARKER, timeoutMs).catch((e) => {
-      throw new ConsoleError(`"${command}" did not finish: ${(e as Error).message}`);
-    });
+    const text = await this.untilMarker(command, timeoutMs);
     await this.link.expect(this.shell, this.profile.timeouts.promptMs).catch(() => '');
     const output = text.replace(MARKER, '').trim();
     if (/^HIL_FAIL/m.test(text)) throw new ConsoleError(`"${command}" failed on the terminal${output ? `: ${output}` : ''}`);
     return output;
+  }
+
+  /** The text up to the marker; ConsoleError on a question or when the marker does not come. */
+  private async untilMarker(command: string, timeoutMs: number): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    const either = new RegExp(`${MARKER.source}|${QUESTION.source}`, 'mi');
+    for (;;) {
+      const text = await this.link.expect(either, Math.max(1, deadline - Date.now())).catch((e) => {
+        throw new ConsoleError(`"${command}" did not finish: ${(e as Error).message}`);
+      });
+      if (MARKER.test(text)) return text;
+      // Text that ends like a question: it is one if nothing follows it.
+      const next = await this.link.readByte(QUESTION_QUIET_MS).catch((e) => {
+        if (e instanceof LinkTimeout) return null;
+        throw e;
+      });
+      if (next !== null) {
+        this.link.unread(Buffer.concat([Buffer.from(text, 'latin1'), Buffer.from([next])]));
+        continue;
+      }
+      const question = QUESTION.exec(text)![0].trim();
+      this.log(`console: "${command}" asks ${JSON.stringify(question)}; interrupting it (Ctrl-C), answering nothing`);
+      await this.link.write(INTERRUPT);
+      const back = await this.link.expect(this.shell, this.profile.timeouts.promptMs).then(() => true, () => false);
+      throw new ConsoleError(
+        `"${command}" asked ${JSON.stringify(question)} and waits for an answer; the harness answers no question. ` +
+          `Make the profile's command one that cannot ask (mv -f, rm -f, cp -f, ln -sfn). ` +
+          (back ? 'The command was interrupted; the console is back at its prompt.' : 'Ctrl-C did not bring the prompt back; the next sign-in clears the line.'),
+      );
+    }
   }
 
   /** Run a command to completion. */

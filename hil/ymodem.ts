@@ -47,6 +47,13 @@ export interface YmodemOptions {
 }
 export class YmodemError extends Error {}
 
+/**
+ * How a batch ended, after every file was acknowledged: 'receiver' (it
+ * acknowledged the closing block 0), 'shell back' (the shell's text came in
+ * place of that ACK: the receiver had exited), 'timeout' (neither came).
+ */
+export type BatchEnd = 'receiver' | 'shell back' | 'timeout';
+
 export const SOH = 0x01;
 export const STX = 0x02;
 export const EOT = 0x04;
@@ -235,7 +242,7 @@ const cancel = (link: ByteLink) => writeIfOpen(link, CANCEL);
 // Sender
 
 /** Send files as one YMODEM batch (1 KiB STX blocks, CRC-16), then the empty block 0 that ends the batch. */
-export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: YmodemOptions = {}): Promise<void> {
+export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: YmodemOptions = {}): Promise<{ ended: BatchEnd }> {
   const retries = Math.max(1, opts.retries ?? 10);
   const timeoutMs = opts.timeoutMs ?? 5_000;
   const firstTimeoutMs = opts.timeoutMs ?? 10_000;
@@ -252,6 +259,7 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
   const rx = new Reader(link);
   const names = sendableNames(files, (msg) => new YmodemError(`YMODEM: ${msg}`));
   let doing = 'waiting for the receiver';
+  let ended: BatchEnd = 'receiver';
 
   /** Next 'C' within ms: true, or false on timeout. Other bytes are ignored; CAN CAN throws. */
   const waitForC = async (ms: number): Promise<boolean> => {
@@ -277,20 +285,22 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
    *   timeout; an ACK for the extra copy, read as the next block's ACK,
    *   would silently skip that block.
    * - 'end' (the closing block 0): silence is resent once after a second,
-   *   and a second silence ends the batch quietly (see where it is sent).
+   *   and a second silence ends the batch quietly (see where it is sent);
+   *   with `shellBack`, nothing is resent and the shell is waited for.
    */
   const sendBlock = async (frame: Buffer, label: string, kind: 'header' | 'data' | 'end'): Promise<void> => {
     let why = 'no answer';
     let silences = 0;
     /** After the closing block 0: text that is not an answer means the receiver has exited and the shell is talking. */
     const shellIsBack = async (first: number): Promise<void> => {
-      const deadline = Date.now() + timeoutMs;
+      const deadline = Date.now() + timeoutMs * retries;
       let seen = Buffer.from([first]);
       const back = () => !opts.shellBack || opts.shellBack.test(withoutControls(seen.toString('latin1')).text);
       while (!back() && Date.now() < deadline) {
         const c = await byteBefore(rx, deadline);
         if (c !== null) seen = Buffer.concat([seen, Buffer.from([c]), rx.drain()]);
       }
+      ended = back() ? 'shell back' : 'timeout';
       link.unread(Buffer.concat([seen, rx.drain()]));
     };
     for (let attempt = 1; attempt <= retries; attempt++) {
@@ -309,9 +319,14 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
         } catch (e) {
           if (!isTimeout(e)) throw e;
           if (kind === 'end' && !graceUntil) {
-            if (++silences >= 2) return;
             // With a shell to come back, wait instead of resending: a receiver that lost
-            // the block asks again ('C', NAK); one that quit is followed by the shell.
+            // the block asks again ('C', NAK); one that quit is followed by the shell,
+            // however busy the terminal (or this machine) is, so wait for it as long as
+            // for `retries` answers. Without one, a second silence ends the batch.
+            if (++silences >= (opts.shellBack ? retries : 2)) {
+              ended = 'timeout';
+              return;
+            }
             if (opts.shellBack) {
               deadline = Date.now() + timeoutMs;
               continue;
@@ -388,6 +403,7 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
     // one quick resend (in case the block itself was lost) silence ends the
     // batch; a NAK or 'C' gets the block again as usual.
     await sendBlock(endOfBatchBlock(), 'block 0 (end of batch)', 'end');
+    return { ended };
   } catch (e) {
     if (!(e instanceof YmodemError)) await cancel(link);
     throw wrap(e, doing);

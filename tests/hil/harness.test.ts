@@ -210,12 +210,15 @@ test('the report: junit.xml is well-formed XML (a real parser) with the browser 
   assert.match(html, /<td>signs in<\/td><td>ran on the device: passed<\/td>/);
 });
 
-test('transfer figures: the data rate and the whole-transfer rate, each named, as shares of the line rate on a serial line', async () => {
+test('transfer figures: the data rate and the whole-transfer rate, each named, as shares of the line rate on a serial line; why it ended', async () => {
   const { transferText } = await import('../../hil/harness.ts');
   // The issue's case: 63,488 bytes in 8.8 s on a 115200 baud line, the data blocks at about 97 %.
   const bytes = 63_488;
-  const t = { protocol: 'ymodem' as const, bytes, seconds: 8.8, bytesPerSecond: bytes / 8.8, dataSeconds: 5.68, dataBytesPerSecond: bytes / 5.68, lineRatePercent: 62.6, dataLineRatePercent: 97.0 };
+  const t = { protocol: 'ymodem' as const, bytes, seconds: 8.8, bytesPerSecond: bytes / 8.8, dataSeconds: 5.68, dataBytesPerSecond: bytes / 5.68, lineRatePercent: 62.6, dataLineRatePercent: 97.0, ended: 'receiver' as const };
   const text = transferText(t, 115200);
+  assert.match(text, /; ended: the receiver's last answer$/);
+  assert.match(transferText({ ...t, ended: 'shell back' }, 115200), /; ended: the shell came back in place of the last answer$/);
+  assert.match(transferText({ ...t, ended: 'timeout' }, 115200), /; ended: no last answer \(timeout\)$/);
   assert.match(text, /^YMODEM, 63488 bytes: data blocks 11\.2 kB\/s \(97\.0 % of the 115200 baud line rate\); whole transfer 7\.2 kB\/s in 8\.8 s \(62\.6 % of the 115200 baud line rate\)/);
   // A pty or a network is not paced by the baud rate: no share, and it says why.
   const fast = transferText({ ...t, protocol: 'zmodem', lineRatePercent: 400, dataLineRatePercent: 900 }, 115200);

@@ -5,9 +5,9 @@
 // a poller, pruning, rollback, rb's lost last ACK, and a signal mid-transfer.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, defaultBrand } from '../../build.ts';
 import { rollbackTerminal, runTerminal, type RunOptions, type TerminalResult, type TerminalTarget } from '../../hil/harness.ts';
@@ -58,12 +58,47 @@ for (const kind of ['bash', 'ash'] as ShellKind[]) {
       assert.ok(lost.seen.dropped <= 1);
       console.log(`${kind}: rb's last ACK ${lost.seen.dropped ? 'dropped by the shim' : 'never sent (rb flushed it away as it exited)'}`);
       assert.is(lost.seen.endBlocks, 1, 'the closing block 0 went out once: never resent into the shell');
-      const step = r.steps.find((s) => s.name === 'transfer')!;
-      assert.ok(step.ms < 20_000, `the transfer ended when the shell came back, not at a timeout (${step.ms} ms)`);
+      // The cause, as the harness recorded it and the report shows it (not how long it took: that is this machine's speed).
+      assert.is(r.transfer!.ended, 'shell back', 'the transfer ended when the shell came back, not at a timeout');
+      assert.match(readFileSync(join(r.reportDir, 'report.html'), 'utf8'), /ended: the shell came back in place of the last answer/);
       assert.is(r.transfer!.protocol, 'ymodem');
       // A second run on the same console: nothing left on its line runs, sign-in and every command succeed.
       const again = await flash(scope, t, `${kind}-after-lost-ack`, { protocol: kind === 'bash' ? undefined : 'ymodem' });
       assert.is(again.steps.find((s) => s.name === 'sign in')!.ok, true);
+    }),
+  );
+}
+
+if (!missing('ash')) {
+  test(
+    "ash: a command that asks (busybox mv onto a /www the console's user cannot write) fails its step at once, quoting the question; nothing is answered; the old release serves; the next run flashes",
+    guarded(90_000, async (scope) => {
+      const t = await startShellTerminal(scope, 'ash', await site());
+      // /www -> r1, a folder the shell's user cannot write: busybox mv (input a terminal) asks before replacing it.
+      const r1 = join(t.paths.releases, 'r1');
+      if (process.getuid?.() !== 0) {
+        chmodSync(r1, 0o555);
+        scope.defer('make r1 writable again', () => chmodSync(r1, 0o755));
+      }
+      // A profile tried on a desktop shell only: GNU mv -T does not ask there.
+      const asking = join(scope.tmpdir('asking-'), 'profile.json');
+      const own = JSON.parse(readFileSync(t.profile, 'utf8'));
+      writeFileSync(asking, JSON.stringify({ ...own, commands: { ...own.commands, setLink: 'ln -sfn {target} {link}.next && mv -T {link}.next {link}' } }));
+      const lines: string[] = [];
+      scope.note(() => `harness log:\n${lines.join('\n')}`);
+      const r = await runTerminal({ ...target(t, 'asks'), profile: asking }, { reportRoot: scope.tmpdir('shell-report-'), noSuites: true, log: (l) => lines.push(l) });
+      assert.not.ok(r.ok);
+      const failed = r.steps.find((s) => !s.ok)!;
+      assert.is(failed.name, 'install');
+      assert.match(failed.detail, /asked "mv: overwrite '[^']*www'\?" and waits for an answer; the harness answers no question/, failed.detail);
+      assert.not.match(failed.detail, /did not finish|timed out/, 'the question was not waited out');
+      assert.match(failed.detail, /the console is back at its prompt/);
+      assert.is(live(t), 'r1', 'the old release still serves');
+      assert.match(readFileSync(join(r.reportDir, 'junit.xml'), 'utf8'), /mv: overwrite/);
+      // The same console, the default commands (mv -fT): sign-in, transfer, install and the served files pass.
+      const next = await flash(scope, t, 'after-question');
+      assert.is(live(t), next.releases!.live);
+      assert.is(next.releases!.previous, 'r1');
     }),
   );
 }
@@ -148,9 +183,8 @@ if (!missing('bash')) {
       assert.not.ok(r.steps.some((s) => s.name === 'install'), 'nothing installed');
       parseXml(join(report, 'cut', 'junit.xml'));
       assert.match(out, /console restored/, out.slice(-1500));
-      // No receiver left behind: nothing of this console's user is running rb.
-      const rb = spawnSync('pgrep', ['-u', String(process.getuid?.() === 0 ? 65534 : process.getuid?.()), '-x', 'rb'], { encoding: 'utf8' });
-      assert.is(rb.stdout.trim(), '', 'rb has exited');
+      // No receiver left behind on this console (another test's rb may run beside it).
+      assert.equal(t.running('rb'), [], 'rb has exited');
       // Right away, within the minute rb would have kept asking: sign-in and a whole flash work.
       const next = await flash(scope, t, 'next');
       assert.ok(next.transfer!.bytes > 0);

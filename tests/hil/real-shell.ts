@@ -1,10 +1,11 @@
 // A stand-in terminal this project did not write: a real shell (bash, or
-// Debian's busybox ash) run as an unprivileged user behind a login prompt on
+// Debian's busybox ash with busybox's applets first on its PATH, as on a
+// busybox terminal) run as an unprivileged user behind a login prompt on
 // a socat pty, with the real lrzsz rz/rb, and Debian's lighttpd serving the
 // release the shell installs (its /goform/ handed to a simulator). The
 // harness reaches the console over the pty, directly or through the fault
 // shim (a paced line, a lost answer).
-import { chownSync, chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -35,8 +36,10 @@ export function missing(kind: ShellKind): string {
  * password without echo, then the shell as nobody (when the test runs as
  * root) with a plain environment and a '$ ' prompt.
  */
-function loginScript(kind: ShellKind, home: string): string {
+function loginScript(kind: ShellKind, home: string, applets: string): string {
   const shell = kind === 'bash' ? 'bash --norc --noprofile -i' : 'busybox ash -i';
+  // On a busybox terminal mv, ln, rm, tar ... are busybox's applets (they ask where GNU's do not): first on its PATH.
+  const path = `${kind === 'ash' ? `${applets}:` : ''}/usr/local/bin:/usr/bin:/bin`;
   const drop = asRoot ? `setpriv --reuid=${NOBODY} --regid=${NOBODY} --clear-groups ` : '';
   return `#!/bin/sh
 trap '' INT
@@ -49,7 +52,8 @@ while :; do
   printf '\\r\\n'
   if [ "$user" = ${USER} ] && [ "$pass" = ${PASSWORD} ]; then
     cd ${home}
-    exec ${drop}env -i HOME=${home} PATH=/usr/local/bin:/usr/bin:/bin TERM=vt100 PS1='$ ' ${shell}
+    trap - INT # as login leaves it: Ctrl-C interrupts the shell's foreground command
+    exec ${drop}env -i HOME=${home} PATH=${path} TERM=vt100 PS1='$ ' ${shell}
   fi
   printf 'Login incorrect\\r\\n'
 done
@@ -64,6 +68,32 @@ export interface ShellTerminal {
   paths: { tmp: string; www: string; releases: string };
   /** A terminal profile file for this stand-in. */
   profile: string;
+  /** Pids of the processes called `name` that run on this console (under its socat), not another test's. */
+  running(name: string): number[];
+}
+
+/** Pids of processes called `name` whose ancestors include `root` (read from /proc). */
+function running(root: number, name: string): number[] {
+  const parent = new Map<number, number>();
+  const named: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${d}/stat`, 'latin1');
+    } catch {
+      continue; // it exited meanwhile
+    }
+    // pid (comm) state ppid ...: comm may hold spaces and parentheses, so split at the last ')'.
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    parent.set(Number(d), ppid);
+    if (comm === name) named.push(Number(d));
+  }
+  return named.filter((pid) => {
+    for (let p = parent.get(pid); p && p > 1; p = parent.get(p)) if (p === root) return true;
+    return false;
+  });
 }
 
 /** Start the stand-in terminal; the scope stops everything. `line`: put the fault shim between the harness and the console. */
@@ -83,7 +113,13 @@ export async function startShellTerminal(scope: Scope, kind: ShellKind, siteDir:
   const dir = mkdtempSync(join(tmpdir(), `hil-${kind}-`));
   scope.defer(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
   chmodSync(dir, 0o755);
-  writeFileSync(join(dir, 'login.sh'), loginScript(kind, paths.tmp), { mode: 0o755 });
+  const applets = join(dir, 'bin');
+  if (kind === 'ash') {
+    mkdirSync(applets);
+    const made = spawnSync('busybox', ['--install', '-s', applets], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`busybox --install -s ${applets}: ${made.stderr}`);
+  }
+  writeFileSync(join(dir, 'login.sh'), loginScript(kind, paths.tmp, applets), { mode: 0o755 });
   const consolePty = join(dir, 'console');
   const socat = startProcess(scope, 'socat', ['-d', '-d', `PTY,link=${consolePty},raw,echo=0`, `EXEC:/bin/sh ${join(dir, 'login.sh')},pty,setsid,ctty,stderr,sane`]);
   const deadline = Date.now() + 5000;
@@ -111,7 +147,8 @@ export async function startShellTerminal(scope: Scope, kind: ShellKind, siteDir:
       timeouts: { promptMs: 10000, commandMs: 30000, transferStartMs: 10000, httpMs: 15000 },
     }),
   );
-  return { serial, url: front.url, paths, profile };
+  const consolePid = socat.proc.pid!;
+  return { serial, url: front.url, paths, profile, running: (name) => running(consolePid, name) };
 }
 
 /**
