@@ -575,6 +575,16 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
   const budget = loadBudget(options.budget);
   const reports: BrandReport[] = [];
 
+  // Compress each distinct content once per build: the brands share all but their index.html, logo and
+  // favicon (the bundle and the catalogues are the same bytes), and zopfli is most of a build's time.
+  // Per build, not per process: two builds still compress on their own (tests/unit/build.test.ts compares them).
+  const compressed = new Map<string, Promise<Uint8Array>>();
+  const zopfli = (data: Buffer): Promise<Uint8Array> => {
+    const key = createHash('sha256').update(data).digest('hex');
+    let z = compressed.get(key);
+    if (!z) compressed.set(key, (z = gzipAsync(data, { numiterations: 15 })));
+    return z;
+  };
   for (const brand of brands) {
     const dir = join(ROOT, 'brands', brand);
     const conf = JSON.parse(readFileSync(join(dir, 'brand.json'), 'utf8'));
@@ -607,7 +617,7 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
     mkdirSync(outDir, { recursive: true });
     const manifest: Manifest = { brand, version: pkg.version, csp, files: [] };
     const names = [...files.keys()].sort();
-    const gz = await Promise.all(names.map((n) => gzipAsync(files.get(n)!, { numiterations: 15 })));
+    const gz = await Promise.all(names.map((n) => zopfli(files.get(n)!)));
     names.forEach((n, i) => {
       const z = Buffer.from(gz[i]);
       writeFileSync(join(outDir, `${n}.gz`), z);
