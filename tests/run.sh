@@ -23,6 +23,7 @@ if [ ${#need[@]} -gt 0 ]; then
     echo "Installing Debian packages: ${need[*]}"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}") >/tmp/console-apt.log 2>&1 \
       || { echo "apt-get install ${need[*]} failed; see /tmp/console-apt.log"; exit 1; }
+    apt_seconds=$SECONDS
   else
     echo "Missing ${need[*]}: run 'sudo apt-get update && sudo apt-get install -y ${need[*]}' (or set CHROMIUM_PATH), then npm test again."
     exit 1
@@ -32,9 +33,22 @@ fi
 passed=0
 failed=0
 log=$(mktemp)
+# Where the time goes: each step's name and wall-clock seconds, printed as a table at the end.
+times=()
+[ -n "${apt_seconds:-}" ] && times+=("Debian packages (apt-get, a new machine only)|$apt_seconds")
+step_name=""
+step_start=0
+end_step() {
+  [ -n "$step_name" ] && times+=("$step_name|$((SECONDS - step_start))")
+  step_name=""
+}
+# step <short name for the table> <what it runs>
 step() {
+  end_step
+  step_name="$1"
+  step_start=$SECONDS
   echo
-  echo "== $1"
+  echo "== $2"
 }
 count_uvu() {
   local p t
@@ -63,40 +77,51 @@ playwright() {
   count_playwright
 }
 
-step "typecheck"
+step "typecheck" "typecheck (Preact's and React's types)"
 npx tsc -p tsconfig.json && npx tsc -p tsconfig.react.json || { status=1; failed=$((failed + 1)); }
 
 brand="$(node -p "require('./brands/index.json').default")"
-step "build (default brand, all locales; fails over the size budget)"
+step "build" "build (default brand, all locales; fails over the size budget)"
 npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
 
 # The hardware-in-loop tests mostly wait (lines paced like a UART, restarts, one browser per
 # terminal), the unit tests mostly compute: they run side by side, and the hardware-in-loop
 # output is shown after the unit tests'.
 hil_log=$(mktemp)
-node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' >"$hil_log" 2>&1 &
+hil_time=$(mktemp)
+(
+  start=$SECONDS
+  # The lab test runs a representative part of the browser suite on its two terminals (the whole suite: npm run test:hil).
+  HIL_LAB_GREP='@smoke|@lab' node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' >"$hil_log" 2>&1
+  rc=$?
+  echo $((SECONDS - start)) >"$hil_time"
+  exit $rc
+) &
 hil_pid=$!
 
-step "unit tests (uvu + happy-dom)"
+step "unit tests" "unit tests (uvu + happy-dom)"
 uvu tests/unit '\.test\.tsx?$'
 
-step "hardware-in-loop tests (YMODEM and ZMODEM with lrzsz over ptys, the simulated console, real bash and busybox shells, a --simulate loop, two lab shards running the whole browser suite on their terminals), run beside the unit tests"
+step "hardware-in-loop tests: the rest after the unit tests" "hardware-in-loop tests (YMODEM and ZMODEM with lrzsz over ptys, the simulated console, real bash and busybox shells, a --simulate loop, two lab shards running a part of the browser suite on their terminals), run beside the unit tests"
 wait "$hil_pid" || status=1
 cat "$hil_log"
 mv "$hil_log" "$log"
 count_uvu
+end_step
+times+=("  (hardware-in-loop tests, from their start beside the unit tests)|$(cat "$hil_time")")
+rm -f "$hil_time"
 
-step "browser tests (Playwright + $CHROMIUM against the simulated terminal)"
+step "browser tests" "browser tests (Playwright + $CHROMIUM against the simulated terminal)"
 playwright
 
-step "the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits"
+step "real web servers" "the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits"
 uvu tests/embed '\.test\.ts$'
 for server in lighttpd nginx civetweb; do
   echo "-- the browser through $server (tests tagged @smoke)"
   FRONT_SERVER=$server playwright --grep @smoke
 done
 
-step "the same source on React 19 (dist-react/$brand): the tests tagged @smoke"
+step "React 19 build" "the same source on React 19 (dist-react/$brand): the tests tagged @smoke"
 if npx tsx build.ts --react --brand "$brand" --no-extract --quiet; then
   SITE_DIR="dist-react/$brand" playwright --grep @smoke
 else
@@ -104,6 +129,12 @@ else
   failed=$((failed + 1))
 fi
 rm -f "$log"
+end_step
+
+echo
+echo "== where the time went (wall clock, seconds)"
+for t in "${times[@]}"; do printf '  %-66s %5s\n' "${t%|*}" "${t##*|}"; done
+printf '  %-66s %5s\n' "npm test" "$SECONDS"
 
 echo
 echo "$passed passed, $failed failed"

@@ -106,6 +106,9 @@ test.describe('a device that ends idle sessions', () => {
   test('the next request after the device ends the session signs out (40104)', async ({ page }) => {
     skipOnTerminal("the terminal ends an idle session only after its own idle time (typically 30 min), which a test cannot shorten; a session the terminal forgets is covered by the restart test ('Token Failed')");
     await openSignedIn(page, '/network/ethernet');
+    // The session's idle time counts from the device's last request: wait for the page's own calls to end
+    // (no request for 500 ms), then longer than sessionIdleMs. A slow machine only makes the idle time longer.
+    await page.waitForLoadState('networkidle');
     await page.waitForTimeout(1700);
     await page.getByRole('button', { name: 'Device information' }).click();
     await expect(page).toHaveURL(/\/login\?redirect=%2Fnetwork%2Fethernet/, { timeout: 5000 });

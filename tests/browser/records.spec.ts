@@ -57,17 +57,17 @@ test('the record list pages through every record, searches by user and dates, an
   const row1 = (await tableRows(page))[0];
   expect(row1).toEqual([await shownTime(page, String(top.Time)), String(top.UserID), String(top.UserName), String(names[`Status${top.Status}`])]);
 
-  // The last page, asked of the device directly: it answers fast however deep.
+  // The last page, asked of the device directly: one request for that page alone (how fast it answers is
+  // npm run bench's to measure, not a test's).
   await page.getByRole('combobox', { name: 'Per page' }).selectOption('100');
   // The pager comes back with the new page size once its first page has arrived.
   await expect(page.locator('table.grid tbody tr')).toHaveCount(Math.min(100, total));
   const pages = Math.ceil(total / 100);
   const asked = page.waitForResponse((r) => r.url().includes('/goform/searchrecord') && r.url().includes(`Page=${pages}&`));
-  const t0 = Date.now();
   await page.getByRole('spinbutton', { name: 'Page' }).fill(String(pages));
-  await asked;
+  const reply = await asked;
+  expect(new URL(reply.url()).searchParams.get('PageSize')).toBe('100');
   await expect(page.locator('table.grid tbody tr')).toHaveCount(total - (pages - 1) * 100);
-  expect(Date.now() - t0).toBeLessThan(3000);
   const last = await api.call('searchrecord', { Page: pages, PageSize: 100 });
   const lastRow = (last.List as Json[]).at(-1)!;
   expect((await tableRows(page)).at(-1)!.slice(0, 2)).toEqual([await shownTime(page, String(lastRow.Time)), String(lastRow.UserID)]);

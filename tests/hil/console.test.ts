@@ -227,11 +227,11 @@ tcp('tar -xf: a good archive unpacks; a truncated or damaged one fails and chang
   assert.equal(await c.ok('rm -rf /www.d/r2 /tmp/short.tar /tmp/bad.tar && cd /'), { ok: true, out: '' });
 });
 
-tcp('mv -T swaps the /www symlink; S80httpd restart serves the new folder', async () => {
+tcp('mv -fT (as the default profile has it) swaps the /www symlink; S80httpd restart serves the new folder', async () => {
   const { c, root, sim, restarts } = st;
   assert.match(await page(sim), /FACTORY/);
   // The harness profile's install and restart commands.
-  assert.equal(await c.ok('ln -sfn /www.d/r1 /www.next && mv -T /www.next /www'), { ok: true, out: '' });
+  assert.equal(await c.ok('ln -sfn /www.d/r1 /www.next && mv -fT /www.next /www'), { ok: true, out: '' });
   assert.is(readlinkSync(join(root, 'www')), 'www.d/r1');
   assert.not.ok(existsSync(join(root, 'www.next')));
   assert.ok(existsSync(join(root, 'www.d/factory/manifest.json')), 'mv -T does not move into the old target');

@@ -1,8 +1,9 @@
 // A lab of many terminals as CI runs it: two matrix jobs, each `npm run hil`
 // with --shard I/2 --split-suites over one inventory of simulated terminals,
-// so each flashes its terminal and runs half of the whole browser suite there
+// so each flashes its terminal and runs half of the browser suite there
 // through the device's API (this is the test that the suite runs on a
-// device, with at most 10 % skipped), each leaving a blob report; their blobs gathered into one folder and merged with
+// device, with at most 10 % skipped: the whole suite with npm run test:hil,
+// a representative part in npm test, HIL_LAB_GREP), each leaving a blob report; their blobs gathered into one folder and merged with
 // `npm run hil:merge` (playwright merge-reports) into one HTML report and one
 // JUnit file whose counts add up per terminal. And the example workflow in
 // docs/hil-lab-workflow.yml is valid YAML with the structure the docs describe.
@@ -17,6 +18,14 @@ import { findBlobs } from '../../hil/merge.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TERMINALS = ['lab-a', 'lab-b'];
+/**
+ * HIL_LAB_GREP: the part of the browser suite the lab runs. npm test runs a
+ * representative part (tests/run.sh: the tests tagged @smoke, one screen of
+ * each menu group, and @lab, one that skips on a device and says why);
+ * unset (npm run test:hil), the whole suite.
+ */
+const GREP = process.env.HIL_LAB_GREP || '';
+const grepArgs = GREP ? ['--grep', GREP] : [];
 
 function run(args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -68,7 +77,7 @@ const sum = (suites: Suite[], k: 'tests' | 'failures' | 'errors' | 'skipped') =>
 
 /** Every browser test's title as the JUnit report writes it, from Playwright's own list. */
 function suiteTitles(): string[] {
-  const out = execFileSync('npx', ['playwright', 'test', '-c', 'tests/browser/playwright.config.ts', '--list', '--reporter=json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = execFileSync('npx', ['playwright', 'test', '-c', 'tests/browser/playwright.config.ts', '--list', '--reporter=json', ...grepArgs], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
   type S = { title: string; specs?: { title: string }[]; suites?: S[] };
   const titles: string[] = [];
   const walk = (s: S, path: string[]) => {
@@ -79,13 +88,14 @@ function suiteTitles(): string[] {
   return titles.sort();
 }
 
-test('two CI shards of a lab run the whole browser suite between their terminals, on the device; the blobs merged: one HTML report, one JUnit, counts per terminal, at most 10 % skipped', async () => {
+test(`two CI shards of a lab run ${GREP ? `the browser tests matching ${GREP}` : 'the whole browser suite'} between their terminals, on the device; the blobs merged: one HTML report, one JUnit, counts per terminal, at most 10 % skipped`, async () => {
   const all = suiteTitles();
+  if (GREP) console.log(`lab: ${all.length} browser tests matching ${GREP} (the whole suite with npm run test:hil)`);
   const dir = mkdtempSync(join(tmpdir(), 'hil-lab-'));
   const inv = join(dir, 'terminals.json');
   writeFileSync(inv, JSON.stringify({ terminals: TERMINALS.map((name) => ({ name, simulate: true })) }));
   // Each job flashes its terminal over a pty and runs its half of the suite there (Playwright's --shard k/2).
-  const shard = (i: number, report: string) => run(['hil/cli.ts', '--inventory', inv, '--split-suites', '--shard', `${i}/2`, '--report', report]);
+  const shard = (i: number, report: string) => run(['hil/cli.ts', '--inventory', inv, '--split-suites', '--shard', `${i}/2`, '--report', report, ...grepArgs]);
 
   // What two matrix jobs run, side by side (each drives one terminal with one browser).
   const reports = [join(dir, 'shard-1'), join(dir, 'shard-2')];
@@ -104,7 +114,8 @@ test('two CI shards of a lab run the whole browser suite between their terminals
     assert.ok(r.ok, `${name}: ${JSON.stringify(r.steps)}`);
     const pw = parseJunit(join(t, 'playwright-junit.xml'));
     assert.is(pw.tests, r.tests.tests, `${name}: report.json and playwright-junit.xml agree`);
-    assert.ok(pw.tests > 20 && pw.failures + pw.errors === 0, `${name}: its half of the suite passed (${pw.tests} tests)`);
+    // Its share (Playwright's --shard splits by file and group, not exactly in half); between them, every test below.
+    assert.ok(pw.tests > 0 && pw.failures + pw.errors === 0, `${name}: its share of the suite passed (${pw.tests} of ${all.length} tests)`);
     // A test skipped on the device says why (report.html and report.json list each test).
     for (const c of r.tests.cases) if (c.status === 'skipped') assert.ok(c.reason.length > 10, `${c.title}: skipped without a reason`);
     assert.ok(pw.suites.every((s) => s.hostname === name), `${name}: the Playwright project is named after the terminal`);

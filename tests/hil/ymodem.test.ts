@@ -173,7 +173,7 @@ test('fault shim: pacing at 115200 baud is smooth and close to 11,520 bytes/s', 
     (async () => {
       while (b.got().length < 11_520) await new Promise((r) => setTimeout(r, 5));
     })(),
-    3000,
+    30_000, // a hang guard, not a speed limit: the time is checked below against the shim's own late timers
     'paced delivery',
   );
   const s = (b.times[b.times.length - 1] - t0) / 1000;
@@ -212,29 +212,25 @@ test('fault shim: cutAfterBytes stops both directions', async () => {
  * The rate as asked (payload bytes x 10 / baud / elapsed seconds), and the
  * same with the line time the shim itself lost to a busy machine taken out:
  * when its timers run late the simulated line runs slower than 115200 baud,
- * which is not the sender's doing. The test passes if either reaches 90 %;
- * a run that falls short is reported and measured once more.
+ * which is not the sender's doing (a baseline measured in the same run). The
+ * test passes if either reaches 90 %, in one measurement: a shortfall is a
+ * failure to look into, never measured again into green.
  */
 function rates(ms: number, lateMs: number) {
   const { raw, fair } = lineRate(THROUGHPUT_PAYLOAD, ms, lateMs);
   const text = `${raw.toFixed(1)} % of line rate` + (lateMs >= 1 ? ` (${fair.toFixed(1)} % without the ${lateMs.toFixed(0)} ms of line time the shim lost to late timers)` : '');
-  return { ok: raw >= 90 || fair >= 90, best: Math.max(raw, fair), text };
+  return { ok: raw >= 90 || fair >= 90, text };
 }
 
-async function measure(what: string, run: (attempt: number) => Promise<Rate>, key: 'dataMs' | 'allMs') {
-  const first = await run(1);
-  const r1 = rates(first[key], first.lateMs);
-  if (r1.ok) return { r: first, ...r1 };
-  console.log(`${what}: first run ${r1.text}, measuring again`);
-  const second = await run(2);
-  const r2 = rates(second[key], second.lateMs);
-  return r2.best >= r1.best ? { r: second, ...r2 } : { r: first, ...r1 };
+async function measure(run: () => Promise<Rate>, key: 'dataMs' | 'allMs') {
+  const r = await run();
+  return { r, ...rates(r[key], r.lateMs) };
 }
 
 test(
   'throughput: our sender -> rb at 115200 baud, 128 KiB',
   guarded(60_000, async (scope) => {
-    const m = await measure('YMODEM to rb', (n) => rateToRb(scope, 70 + n), 'dataMs');
+    const m = await measure(() => rateToRb(scope, 71), 'dataMs');
     const all = pct(THROUGHPUT_PAYLOAD, m.r.allMs);
     console.log(
       `YMODEM to rb at 115200 baud: ${m.text}, data blocks; whole batch ${all.toFixed(1)} %, ` +
@@ -247,7 +243,7 @@ test(
 test(
   'throughput: our sender -> our receiver at 115200 baud, 128 KiB',
   guarded(50_000, async (scope) => {
-    const m = await measure('YMODEM to our receiver', (n) => rateToOurs(scope, 80 + n), 'allMs');
+    const m = await measure(() => rateToOurs(scope, 81), 'allMs');
     console.log(`YMODEM to our receiver at 115200 baud: ${m.text}, whole batch; data blocks ${pct(THROUGHPUT_PAYLOAD, m.r.dataMs).toFixed(1)} %`);
     assert.ok(m.ok, m.text);
   }),
@@ -413,18 +409,15 @@ test(
     const slink = await serialLink(scope, near);
     const rlink = await serialLink(scope, far);
     const opts = { timeoutMs: 300, retries: 3 };
-    const t0 = Date.now();
     const [serr, rerr] = await Promise.all([
       rejection(ymodemSend(slink, filesOf([size], 5), opts)),
       rejection(ymodemReceive(rlink, opts)),
     ]);
-    const ms = Date.now() - t0;
     assert.ok(shim.cut);
     assert.instance(serr, YmodemError);
     assert.match((serr as Error).message, /^YMODEM: block \d+ refused 3 times, transfer aborted/);
     assert.instance(rerr, YmodemError);
     assert.match((rerr as Error).message, /^YMODEM: block \d+ of f5-0-65536\.bin failed 3 times/);
-    assert.ok(ms < 5000, `failed within ${ms} ms`);
   }),
 );
 
@@ -455,11 +448,9 @@ test(
     const ready = seenC(slink, 10_000); // rb takes a second before its first 'C'
     startOnTty(scope, RB, ['-y'], two.far, recv);
     await ready;
-    const t0 = Date.now();
     const serr = await rejection(ymodemSend(slink, files, opts));
     assert.instance(serr, YmodemError);
     assert.match((serr as Error).message, /refused 3 times, transfer aborted/);
-    assert.ok(Date.now() - t0 < 6000);
   }),
 );
 

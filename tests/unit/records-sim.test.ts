@@ -68,7 +68,7 @@ interface Device {
   /** The raw answer (a download). */
   raw(name: CallName, params?: Rec): Promise<Answer>;
   /** A download read back with exceljs: its sheet, file name and how long the answer took. */
-  sheet(name: 'DownloadRecordForm' | 'DownloadReportForm', params?: Rec): Promise<{ ws: ExcelJS.Worksheet; rows: number; file: string; ms: number }>;
+  sheet(name: 'DownloadRecordForm' | 'DownloadReportForm', params?: Rec): Promise<{ ws: ExcelJS.Worksheet; rows: number; file: string }>;
   /** searchrecord's List. */
   records(params: Rec): Promise<Row[]>;
   close(): Promise<void>;
@@ -85,16 +85,14 @@ async function device(options: { profile?: string; overrides?: ProfileOverrides;
     call: async (name, params = {}) => json(await raw(name, params)),
     raw,
     async sheet(name, params = {}) {
-      const t = performance.now();
       const res = await raw(name, params);
-      const ms = performance.now() - t;
       assert.is(res.status, 200);
       assert.is(res.headers['content-type'], XLSX, `${name} answers a workbook: ${res.data.subarray(0, 200).toString()}`);
       const file = /filename="([^"]+)"/.exec(res.headers['content-disposition'] ?? '')?.[1] ?? '';
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(new Uint8Array(res.data).buffer);
       const ws = wb.worksheets[0];
-      return { ws, rows: ws.actualRowCount, file, ms };
+      return { ws, rows: ws.actualRowCount, file };
     },
     async records(params) {
       const r = await d.call('searchrecord', params);
@@ -275,29 +273,25 @@ s('End before Start: 10005 naming End, in every records call', async () => {
   }
 });
 
-s('any page of 100,000 answers fast (an index, no scan or sort per request)', async () => {
-  await d.call('searchrecord', { Page: 1, PageSize: 10 });
-  const times: Rec = {};
+// How fast a late page answers is measured by npm run bench (section simulator), not asserted here: that is this machine's speed.
+s('any page of 100,000, however late, answers that page: PageSize records at most, newest first, of the whole count', async () => {
   for (const [label, q] of [
     ['last page', { Page: 1000, PageSize: 100 }],
     ['a late page', { Page: 9000, PageSize: 10 }],
     ['a late page of a period', { Page: 600, PageSize: 100, Start: '2025-06-01', End: '2026-10-31' }],
-    ['a user\'s late page', { Page: 30, PageSize: 10, UserID: '7' }],
+    ["a user's late page", { Page: 30, PageSize: 10, UserID: '7' }],
   ] as const) {
-    const t = performance.now();
     const r = await d.call('searchrecord', q);
-    const ms = performance.now() - t;
-    times[label] = Math.round(ms * 10) / 10;
-    assert.is(r.retvalue, 0);
-    assert.ok(ms < 200, `${label}: ${ms} ms`);
+    assert.is(r.retvalue, 0, label);
+    const times = (r.List as { Time: string }[]).map((x) => x.Time);
+    assert.ok(times.length > 0 && times.length <= q.PageSize, `${label}: ${times.length} records`);
+    assert.equal(times, [...times].sort().reverse(), `${label}: newest first`);
+    assert.ok((r.Total as number) >= (q.Page - 1) * q.PageSize + times.length, `${label}: Total ${r.Total}`);
   }
-  console.log('    searchrecord, ms:', JSON.stringify(times));
 });
 
 s('DownloadRecordForm: all 100,000 as .xlsx, newest first, status names, text cells', async () => {
-  const { ws, rows, file, ms } = await d.sheet('DownloadRecordForm');
-  console.log(`    DownloadRecordForm of 100,000: ${Math.round(ms)} ms`);
-  assert.ok(ms < 10000, `${ms} ms`);
+  const { ws, rows, file } = await d.sheet('DownloadRecordForm');
   assert.is(file, `records-${SEED_FIRST_DAY}-${SEED_LAST_DAY}.xlsx`);
   assert.equal(cells(ws, 1), ['Time', 'UserID', 'UserName', 'Status']);
   assert.is(rows, 1 + 100000);

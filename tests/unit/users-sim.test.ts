@@ -145,11 +145,10 @@ seed('enrolled templates follow the profile: none without FP / FACE, never past 
   assert.is(small.filter((u) => u.CardNo).length, 5);
 });
 
-seed('10,000 users seed in well under 2 s; the records name users 1 and 2', async () => {
-  const t = performance.now();
+// How long seeding takes is the bench's (npm run bench, section simulator), not a test's: it is this machine's speed.
+seed('10,000 users seed; the records name users 1 and 2', async () => {
   const d = await device({ seedUsers: 10000, MaxUser: 10000 });
   try {
-    assert.ok(performance.now() - t < 2000, `took ${performance.now() - t} ms`);
     assert.is(d.users().length, 10000);
     const { Total, List } = await d.call('searchrecord', { Page: 1, PageSize: 100 });
     assert.is(Total, 100000);
@@ -351,17 +350,14 @@ big('time search: the access period reaches Start (no end: always) and begins by
   assert.ok(want < all.length && want > 0);
 });
 
-big('one page answers in well under 100 ms, with or without a search', async () => {
-  await b.call('userlist', { Page: 1, PageSize: 100 });
+// How fast a page answers is measured by npm run bench (section simulator): a time limit here would test this machine.
+big('a page deep in the list, with or without a search, answers that page only: PageSize users at most, in order, and the whole count', async () => {
   for (const q of [{ Page: 50, PageSize: 100 }, { Page: 1, PageSize: 100, UserID: '9' }, { Page: 3, PageSize: 50, Start: '2026-01-01', End: '2026-12-31' }, { Page: 1, PageSize: 10, UserID: '1', Start: '2025-06-01' }]) {
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t = performance.now();
-      await b.call('userlist', q);
-      times.push(performance.now() - t);
-    }
-    times.sort((x, y) => x - y);
-    assert.ok(times[2] < 100, `${JSON.stringify(q)}: median ${times[2].toFixed(1)} ms`);
+    const r = await b.call('userlist', q);
+    const got = ids(r).map(Number);
+    assert.ok(got.length > 0 && got.length <= q.PageSize, `${JSON.stringify(q)}: ${got.length} users`);
+    assert.equal(got, [...got].sort((x, y) => x - y), 'in user ID order');
+    assert.ok((r.Total as number) >= (q.Page - 1) * q.PageSize + got.length, `${JSON.stringify(q)}: Total ${r.Total} counts the whole search`);
   }
 });
 big.run();
