@@ -579,7 +579,7 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
   // favicon (the bundle and the catalogues are the same bytes), and zopfli is most of a build's time.
   // Per build, not per process: two builds still compress on their own (tests/unit/build.test.ts compares them).
   const compressed = new Map<string, Promise<Uint8Array>>();
-  const zopfli = (data: Buffer): Promise<Uint8Array> => {
+  const zopfli = (data: Uint8Array): Promise<Uint8Array> => {
     const key = createHash('sha256').update(data).digest('hex');
     let z = compressed.get(key);
     if (!z) compressed.set(key, (z = gzipAsync(data, { numiterations: 15 })));
