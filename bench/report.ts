@@ -95,6 +95,26 @@ const SECTIONS: { [K in keyof Results['sections']]-?: { title: (s?: Done<K>) => 
         s.pages.map((p) => [p.which, n(p.page), `${p.median.toFixed(2)} ms`, `${p.min.toFixed(2)} ms`, `${p.max.toFixed(2)} ms`, p.all.length]),
       ) + `\n\nsearchrecord over HTTP on loopback, signed in; the first call of all (it generates the records) took ${s.firstCallMs.toFixed(1)} ms.`,
   },
+  simulator: {
+    title: (s) => `Simulated terminal at scale${s ? `: ${n(s.users)} users, ${n(s.records)} records` : ''}`,
+    body: (s) => {
+      const t = (x: { median: number; min: number; max: number }, d = 2) => [x.median, x.min, x.max].map((v) => `${v.toFixed(d)} ms`);
+      const page = (call: string, q: Done<'simulator'>['userPages'][number]) => [call, `${n(q.rows)} of ${n(q.total)}`, ...t(q), q.all.length, verdict(q.result)];
+      const params = (q: { params: Record<string, string | number> }) => Object.entries(q.params).map(([k, v]) => `${k} ${typeof v === 'string' ? `'${v}'` : v}`).join(', ');
+      const rows: (string | number)[][] = [
+        [s.seed.what, `${n(s.users)} listed`, ...t(s.seed, 1), s.seed.runs, verdict(s.seed.result)],
+        ...s.userPages.map((q) => page(q.what, q)),
+        ...s.recordPages.map((q) => page(`searchrecord ${q.what} (${params(q)})`, q)),
+        [s.download.what, mib(s.download.bytes), ...t(s.download, 1), s.download.runs, verdict(s.download.result)],
+      ];
+      return (
+        table(['call', 'answer', 'median', 'min', 'max', 'runs', 'target'], ['l', 'r', 'r', 'r', 'r', 'r', 'l'], rows) +
+        `\n\nOver HTTP on loopback, signed in (the timings the unit tests no longer assert). Seed: from loading the profile and starting the terminal on a fresh store to the first ` +
+        `userlist that lists every user, once per run. Pages: median of ${s.calls} calls each, after two rounds of warm-up; answer: rows of the page, of the search's Total. ` +
+        `Download: from the request to the last byte of the workbook (the first run loads exceljs); answer: its size (${n(s.download.bytes)} bytes).`
+      );
+    },
+  },
 };
 
 export function markdown(r: Results): string {

@@ -20,6 +20,7 @@ import { measureHeap, type HeapSection } from './heap.ts';
 import { measureRender, type RenderSection } from './render.ts';
 import { measureYmodem, type YmodemSection } from './ymodem.ts';
 import { measureRecords, type RecordsSection } from './records.ts';
+import { measureSimulator, type SimulatorSection } from './simulator.ts';
 import { markdown } from './report.ts';
 import type { Settings, Target } from './lib.ts';
 
@@ -39,6 +40,7 @@ export interface Results {
     render?: Measured<RenderSection>;
     ymodem?: Measured<YmodemSection>;
     records?: Measured<RecordsSection>;
+    simulator?: Measured<SimulatorSection>;
   };
   /** Targets missed, in words. */
   missed: string[];
@@ -46,7 +48,7 @@ export interface Results {
   failed: string[];
 }
 type Key = keyof Results['sections'];
-const KEYS: Key[] = ['bytes', 'coldLogin', 'signIn', 'heap', 'render', 'ymodem', 'records'];
+const KEYS: Key[] = ['bytes', 'coldLogin', 'signIn', 'heap', 'render', 'ymodem', 'records', 'simulator'];
 
 function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key> } {
   let short = false;
@@ -71,14 +73,14 @@ function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key
   return { short, out: out ?? join(import.meta.dirname, short ? 'short' : ''), only };
 }
 
-/** Every Target in a section, with where it is, e.g. "coldLogin 256 kbit/s, 300 ms". */
+/** Every Target in a section, with where it is, e.g. "coldLogin 256 kbit/s, 300 ms" or "simulator last page". */
 function targets(key: Key, section: unknown): { where: string; t: Target }[] {
   const found: { where: string; t: Target }[] = [];
   const visit = (v: unknown, where: string) => {
     if (!v || typeof v !== 'object') return;
     if (Array.isArray(v)) return v.forEach((x) => visit(x, where));
     const o = v as Record<string, unknown>;
-    const name = [o.link, o.list, o.path].find((x) => typeof x === 'string') as string | undefined;
+    const name = [o.link, o.list, o.path, o.what].find((x) => typeof x === 'string') as string | undefined;
     const here = name && !where.endsWith(name) ? `${where} ${name}` : where;
     const r = o.result as Target | undefined;
     if (r && typeof r.pass === 'boolean') found.push({ where: here, t: r });
@@ -142,6 +144,7 @@ async function main(): Promise<number> {
     // After the browser has gone: these are sensitive to a busy CPU.
     await run('ymodem', () => measureYmodem(s));
     await run('records', () => measureRecords(s));
+    await run('simulator', () => measureSimulator(s));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -102,8 +102,39 @@ test('YMODEM: both paths under the line rate; records: three pages timed', () =>
   for (const p of rec.pages) positive(p.median, `records page ${p.page}`);
 });
 
+test('simulator: seeding, userlist and searchrecord pages, the download, each measured with its target', () => {
+  const sim = done('simulator');
+  assert.is(sim.users, 1_000);
+  assert.is(sim.records, 10_000);
+  const timed = (x: { median: number; min: number; max: number; all: number[]; result: { target: string; pass: boolean } }, what: string, runs: number) => {
+    for (const k of ['median', 'min', 'max'] as const) positive(x[k], `${what} ${k}`);
+    assert.ok(x.min <= x.median && x.median <= x.max, `${what}: ${x.min} <= ${x.median} <= ${x.max}`);
+    assert.is(x.all.length, runs, `${what}: ${runs} runs`);
+    x.all.forEach((v) => positive(v, what));
+    // Reported, never asserted here: only that the target is there.
+    assert.type(x.result?.pass, 'boolean', `${what} has a result`);
+    assert.ok(typeof x.result.target === 'string' && x.result.target.length > 0, `${what}: a target in words`);
+  };
+  timed(sim.seed, 'seed', sim.seed.runs);
+  assert.is(sim.seed.users, 1_000);
+  assert.equal(sim.userPages.map((p) => Object.keys(p.params)), [['Page', 'PageSize'], ['Page', 'PageSize', 'UserID'], ['Page', 'PageSize', 'Start', 'End'], ['Page', 'PageSize', 'UserID', 'Start']]);
+  assert.equal(sim.recordPages.map((p) => p.what), ['last page', 'a late page', 'a late page of a period', "a user's late page"]);
+  // The last page of 10,000 records by 100, and a late page by 10.
+  assert.equal(sim.recordPages.slice(0, 2).map((p) => p.params), [{ Page: 100, PageSize: 100 }, { Page: 900, PageSize: 10 }]);
+  for (const p of [...sim.userPages, ...sim.recordPages]) {
+    timed(p, p.what, sim.calls);
+    assert.ok(p.rows > 0 && p.rows <= Number(p.params.PageSize), `${p.what}: ${p.rows} rows`);
+    assert.ok(p.total >= (Number(p.params.Page) - 1) * Number(p.params.PageSize) + p.rows, `${p.what}: Total ${p.total} reaches the page`);
+  }
+  assert.is(sim.userPages[0].total, 1_000);
+  assert.is(sim.recordPages[0].total, 10_000);
+  timed(sim.download, 'DownloadRecordForm', sim.download.runs);
+  assert.is(sim.download.records, 10_000);
+  positive(sim.download.bytes, 'workbook bytes');
+});
+
 test('results.md: a table per section, the bytes first', () => {
-  const heads = ['| brand | login path Preact |', '| link | usable | floor |', '| from Sign in to rows on screen |', '| screens | heap after walk 1 |', '| list | rows | median |', '| path | bytes | data blocks |', '| page | of 100 rows |'];
+  const heads = ['| brand | login path Preact |', '| link | usable | floor |', '| from Sign in to rows on screen |', '| screens | heap after walk 1 |', '| list | rows | median |', '| path | bytes | data blocks |', '| page | of 100 rows |', '| call | answer | median |'];
   let at = -1;
   for (const h of heads) {
     const i = md.indexOf(h);
