@@ -46,7 +46,7 @@ function path(name: string, r: Rate, judged: 'data' | 'batch'): YmodemPath {
   const j = judged === 'data' ? data : batch;
   const p: YmodemPath = { path: name, bytes: r.bytes, data, batch, lateMs: round(r.lateMs), judged };
   // The bar is for the test's payload: with a smaller one the fixed costs (block 0, the end of the batch) weigh more.
-  if (r.bytes === THROUGHPUT_PAYLOAD) p.result = target(`>= ${REFERENCE} % of line rate (${judged === 'data' ? 'data blocks' : 'whole batch'}; the HIL test's bar)`, Math.max(j.percent, j.percentWithoutLate) >= REFERENCE);
+  if (r.bytes === THROUGHPUT_PAYLOAD) p.result = target(`>= ${REFERENCE} % of line rate (${judged === 'data' ? 'data blocks' : 'whole batch'}; on a quiet machine: npm test's YMODEM bar is 40 %, for a busy one)`, Math.max(j.percent, j.percentWithoutLate) >= REFERENCE);
   return p;
 }
 

@@ -276,6 +276,8 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
 
   /** Typical time from writing a data block to its ACK (ms), learnt from clean blocks. */
   let rtt = 0;
+  /** The slowest clean answer so far (ms): how late an answer can come on this link and this machine. */
+  let rttMax = 0;
 
   /**
    * Write one block until ACKed; abort after `retries` attempts.
@@ -344,9 +346,13 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
           if (attempt === 1) {
             const t = performance.now() - sentAt;
             rtt = rtt ? rtt + (t - rtt) / 8 : t;
+            rttMax = Math.max(rttMax, t);
             return;
           }
-          const quiet = Math.min(Math.max(50, 3 * rtt), timeoutMs / 2);
+          // YMODEM's ACK names no block: the answer to an extra copy can come late (a receiver
+          // slowed by a busy terminal or machine), so the line must stay quiet for longer than the
+          // slowest answer seen, and never less than 250 ms. Only blocks that went out twice pay it.
+          const quiet = Math.min(Math.max(250, 4 * rtt, 2 * rttMax), timeoutMs / 2);
           if (hasCanCan(await rx.purge(quiet, timeoutMs)))
             throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
           return;

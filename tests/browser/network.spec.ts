@@ -161,7 +161,7 @@ test('wi-fi: access point settings are checked, saved and kept', async ({ page, 
 });
 
 test('wi-fi: station mode shows the fields its security needs; a network that is not there is not joined and the device is back in AP mode', async ({ page, terminal, request }) => {
-  test.setTimeout(30_000 + RADIO_MS);
+  test.setTimeout(60_000 + RADIO_MS);
   const wifi = await readDevice(request, terminal, 'SetWirless');
   try {
     await openSignedIn(page, '/network/wirless');
@@ -199,7 +199,7 @@ test('wi-fi: station mode shows the fields its security needs; a network that is
 });
 
 test('choose wi-fi: a failed scan says so and Refresh scans again; networks are listed as text; add wi-fi for a network that is not there falls back to AP mode', async ({ page, terminal, request }) => {
-  test.setTimeout(30_000 + 3 * RADIO_MS);
+  test.setTimeout(60_000 + 3 * RADIO_MS);
   const wifi = await readDevice(request, terminal, 'SetWirless');
   // A bench terminal cannot be made to fail a scan, nor to have a network named like markup in range:
   // the browser turns the first scan's result into the documented failure, and adds that network to the next.
@@ -526,7 +526,7 @@ test('bluetooth: pairing with a device found adds it to the paired list, kept af
 });
 
 test('requests that bypass the network forms with bad values change nothing', async ({ page, terminal, request }) => {
-  test.setTimeout(30_000 + RADIO_MS);
+  test.setTimeout(60_000 + RADIO_MS);
   const before = {
     eth: await readDevice(request, terminal, 'SetEthernetParam'),
     comm: await readDevice(request, terminal, 'SetCommMode'),

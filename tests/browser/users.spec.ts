@@ -294,7 +294,7 @@ test.describe('enrolment that times out', () => {
   // The simulator gives up after 1.5 s; a terminal after its own 30 s (or the console's countdown reaching 0), as no one comes to its reader.
   test.use({ profileOverrides: { enroll: { ms: 500, outcome: 'timeout', timeoutMs: 1500 } } as never });
   test('a finger chosen by keyboard on the drawing of two hands; no one comes and the terminal gives up: timed out', async ({ page, terminal, request }) => {
-    test.setTimeout(ON_TERMINAL ? 120_000 : 30_000);
+    test.setTimeout(ON_TERMINAL ? 120_000 : 60_000);
     const api = await deviceApi(request, terminal);
     await api.add(ID(74), 'Slow Person');
     try {
