@@ -3,7 +3,8 @@
 # hardware-in-loop tests, browser tests, the tests tagged @smoke behind lighttpd, nginx and civetweb
 # (and the embedding checks in tests/embed), and the tests tagged @smoke on a React 19 build.
 # Installs the Debian packages the tests need when it can (root with apt),
-# otherwise stops with one line saying what to run.
+# otherwise stops with one line saying what to run. Ends with a table of each
+# step's wall-clock seconds and the line 'N passed, N failed'.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
