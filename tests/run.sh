@@ -127,7 +127,7 @@ cat "$hil_log"
 mv "$hil_log" "$log"
 count_uvu
 end_step
-times+=("  (hardware-in-loop tests, from their start beside the unit tests)|$(cat "$hil_time")")
+times+=("  (hardware-in-loop tests, from their start beside the steps above)|$(cat "$hil_time")")
 rm -f "$hil_time" "$log"
 
 echo

@@ -5,7 +5,7 @@
 // release the shell installs (its /goform/ handed to a simulator). The
 // harness reaches the console over the pty, directly or through the fault
 // shim (a paced line, a lost answer).
-import { chownSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -68,32 +68,16 @@ export interface ShellTerminal {
   paths: { tmp: string; www: string; releases: string };
   /** A terminal profile file for this stand-in. */
   profile: string;
-  /** Pids of the processes called `name` that run on this console (under its socat), not another test's. */
+  /** Pids of the processes called `name` that run on this console (in its session), not another test's. */
   running(name: string): number[];
 }
 
-/** Pids of processes called `name` whose ancestors include `root` (read from /proc). */
-function running(root: number, name: string): number[] {
-  const parent = new Map<number, number>();
-  const named: number[] = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${d}/stat`, 'latin1');
-    } catch {
-      continue; // it exited meanwhile
-    }
-    // pid (comm) state ppid ...: comm may hold spaces and parentheses, so split at the last ')'.
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    parent.set(Number(d), ppid);
-    if (comm === name) named.push(Number(d));
-  }
-  return named.filter((pid) => {
-    for (let p = parent.get(pid); p && p > 1; p = parent.get(p)) if (p === root) return true;
-    return false;
-  });
+/** Pids of processes called `name` in the session socat (pid `socat`) started the console in. */
+function running(socat: number, name: string): number[] {
+  const pgrep = (...args: string[]) => spawnSync('pgrep', args, { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  // socat's child is the login (setsid: it leads the session); the shell and whatever it runs stay in that session.
+  const [login] = pgrep('-P', String(socat));
+  return login ? pgrep('-s', login, '-x', name).map(Number) : [];
 }
 
 /** Start the stand-in terminal; the scope stops everything. `line`: put the fault shim between the harness and the console. */
