@@ -6,7 +6,7 @@
 //   npm run build -- --out /tmp/x                   another output folder
 //   npm run build -- --react                        the same source on React 19 and react-dom
 //                                                   (dist-react/; never flashed, no budget)
-//   npm run build -- --server lighttpd,nginx [--root /www --listen 80 --api 127.0.0.1:8081]
+//   npm run build -- --server lighttpd,nginx [--root /www --listen 80 --https 443 --api 127.0.0.1:8081 --etc /etc/console]
 //                                                   also a web server's configuration per brand
 //   npm run build -- --c-table                      also the set as a C table (console_files.c/.h)
 //                                                   both in <out>/embed/<brand>/ (docs/EMBEDDING.md)
@@ -24,7 +24,7 @@ import { normalizeLocale } from './src/i18n/locale.ts';
 import { checkLocales, localeProblems, printLocales } from './build/locales.ts';
 import { annotateAll } from './build/po-comments.ts';
 import { cspFor, servingProblems } from './build/serving.ts';
-import { CONFIG_FILE, SERVERS, SERVER_DEFAULTS, serverConf, type ServerKind } from './build/servers.ts';
+import { SERVERS, SERVER_DEFAULTS, serverFiles, type ServerKind } from './build/servers.ts';
 import { writeCTable } from './build/c-table.ts';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
@@ -47,10 +47,12 @@ export interface BuildOptions {
   react?: boolean;
   /** Also write these web servers' configurations to <out>/embed/<brand>/ (build/servers.ts). */
   servers?: ServerKind[];
-  /** The configurations' install path, listen address and API address. */
+  /** The configurations' install path, HTTP and HTTPS listen addresses, API address and the device's folder (certificate, access file). */
   serverRoot?: string;
   listen?: string;
+  https?: string;
   api?: string;
+  etc?: string;
   /** Also write the set as a C99 table to <out>/embed/<brand>/ (build/c-table.ts). */
   cTable?: boolean;
 }
@@ -256,7 +258,7 @@ function contractPlugin(): Plugin {
  * their texts ship in a second file per locale ("screen texts"), loaded once
  * the layout opens, so the login page carries only the core texts.
  */
-export const SCREEN_TEXT_PREFIXES = ['att.', 'unit.', 'basic.', 'net.', 'acc.', 'form.', 'user.', 'msg.enroll', 'rec.', 'maint.', 'bak.', 'msg.fw', 'msg.badCommand', 'route.', 'menu.', 'pwd.', 'info.', 'layout.'];
+export const SCREEN_TEXT_PREFIXES = ['att.', 'unit.', 'basic.', 'net.', 'acc.', 'form.', 'user.', 'msg.enroll', 'rec.', 'maint.', 'bak.', 'msg.fw', 'msg.cert', 'msg.badCommand', 'act.', 'msg.activateFirst', 'msg.weakPassword', 'route.', 'menu.', 'pwd.', 'info.', 'layout.'];
 
 /**
  * Message ids are readable in the source and the PO files ("basic.volume");
@@ -646,16 +648,18 @@ function writeEmbedding(o: BuildOptions, siteDir: string, dir: string, manifest:
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   for (const kind of o.servers ?? []) {
-    const conf = serverConf(kind, {
+    const files = serverFiles(kind, {
       brand: manifest.brand,
       version: manifest.version,
       csp: manifest.csp,
       root: o.serverRoot ?? SERVER_DEFAULTS.root,
       listen: o.listen ?? SERVER_DEFAULTS.listen,
+      https: o.https ?? SERVER_DEFAULTS.https,
       api: o.api ?? SERVER_DEFAULTS.api,
+      etc: o.etc ?? SERVER_DEFAULTS.etc,
     });
-    writeFileSync(join(dir, CONFIG_FILE[kind]), conf);
-    written.push(CONFIG_FILE[kind]);
+    for (const [name, text] of files) writeFileSync(join(dir, name), text);
+    written.push(files.map(([name]) => name).join(', '));
   }
   if (o.cTable) {
     const c = writeCTable(siteDir, dir);
@@ -737,9 +741,11 @@ function parseArgs(argv: string[]): BuildOptions {
       o.servers = kinds as ServerKind[];
     } else if (flag === '--root') o.serverRoot = value();
     else if (flag === '--listen') o.listen = value();
+    else if (flag === '--https') o.https = value();
     else if (flag === '--api') o.api = value();
+    else if (flag === '--etc') o.etc = value();
     else if (flag === '--c-table') o.cTable = true;
-    else throw new Error(`unknown option ${argv[i]} (use --brand, --locales, --out, --budget, --no-extract, --quiet, --react, --server, --root, --listen, --api, --c-table)`);
+    else throw new Error(`unknown option ${argv[i]} (use --brand, --locales, --out, --budget, --no-extract, --quiet, --react, --server, --root, --listen, --https, --api, --etc, --c-table)`);
   }
   return o;
 }

@@ -11,6 +11,7 @@ import { signIn } from '../tests/browser/fixtures.ts';
 import { startSimulator, type Simulator } from '../hil/simulator/server.ts';
 import { loadProfile } from '../hil/simulator/profile.ts';
 import { baseName, round } from './lib.ts';
+import { TEST_ADMIN } from '../tests/admin.ts';
 
 const PROBE = readFileSync(join(import.meta.dirname, 'probe.js'), 'utf8');
 
@@ -49,7 +50,7 @@ export interface Lab {
 
 /** Chromium and a simulated terminal (default profile, fresh store) serving `siteDir`, on loopback. */
 export async function openLab(siteDir: string, tmp: string): Promise<Lab> {
-  const sim = await startSimulator({ siteDir, storeFile: join(tmp, 'store.json'), profile: loadProfile('default'), host: '127.0.0.1' });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir, storeFile: join(tmp, 'store.json'), profile: loadProfile('default'), host: '127.0.0.1' });
   let browser: Browser;
   try {
     browser = await chromium.launch(config.use?.launchOptions);

@@ -6,6 +6,7 @@ import { startSimulator } from '../hil/simulator/server.ts';
 import { loadProfile } from '../hil/simulator/profile.ts';
 import { callSimulator } from '../hil/simulator/client.ts';
 import { round, spread, type Settings } from './lib.ts';
+import { TEST_ADMIN } from '../tests/admin.ts';
 
 const PAGE_SIZE = 100;
 
@@ -30,9 +31,9 @@ export interface RecordsSection {
 export async function measureRecords(s: Settings): Promise<RecordsSection> {
   const records = s.short ? 10_000 : 100_000;
   const calls = s.short ? 5 : 15;
-  const sim = await startSimulator({ storeFile: join(s.tmp, 'records-store.json'), profile: loadProfile('default', { MaxRecord: records, seedRecords: records }) });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(s.tmp, 'records-store.json'), profile: loadProfile('default', { MaxRecord: records, seedRecords: records }) });
   try {
-    const login = await callSimulator(sim.url, 'chklogin', sim.profile.admin);
+    const login = await callSimulator(sim.url, 'chklogin', TEST_ADMIN);
     const token = login.token as string | undefined;
     if (!token) throw new Error('could not sign in to the simulated terminal');
     const timed = async (page: number) => {

@@ -13,6 +13,7 @@ import { loadProfile, type ProfileOverrides } from '../hil/simulator/profile.ts'
 import { callSimulator } from '../hil/simulator/client.ts';
 import { CALLS, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM, type CallName } from '../src/api/contract.ts';
 import { spread, target, type Settings, type Target } from './lib.ts';
+import { TEST_ADMIN } from '../tests/admin.ts';
 
 /** The unit tests' bars, ms (for 10,000 users and 100,000 records; the short setting keeps them). */
 const SEED_TARGET_MS = 2000;
@@ -60,8 +61,8 @@ const scaled = (page: number, count: number, full: number) => Math.max(1, Math.r
 const words = (p: Params) => Object.entries(p).map(([k, v]) => `${k} ${typeof v === 'string' ? `'${v}'` : v}`).join(', ');
 
 async function signedIn(file: string, overrides: ProfileOverrides): Promise<{ sim: Simulator; token: string }> {
-  const sim = await startSimulator({ storeFile: file, profile: loadProfile('default', overrides) });
-  const token = (await callSimulator(sim.url, 'chklogin', sim.profile.admin)).token as string | undefined;
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: file, profile: loadProfile('default', overrides) });
+  const token = (await callSimulator(sim.url, 'chklogin', TEST_ADMIN)).token as string | undefined;
   if (!token) {
     await sim.close();
     throw new Error('could not sign in to the simulated terminal');

@@ -96,3 +96,68 @@ export function servingProblems(paths: string[]): string[] {
   }
   return problems;
 }
+
+// ---------------------------------------------------------------------------
+// Who the terminal answers (docs/API.md, "Host and Origin"): the same rules in
+// the simulator, the generated lighttpd and nginx configurations and the
+// civetweb reference server.
+
+/** What a request for a Host the terminal does not answer gets: HTTP 421 (Misdirected Request) and this page. */
+export const HOST_REFUSED = { status: 421, body: 'This terminal does not answer to that name. Open it by its IP address, or add the name under Network > Security protocol.\n' };
+/** What a /goform/ call whose Origin is not the page it was sent to gets: HTTP 403 and this text. */
+export const ORIGIN_REFUSED = { status: 403, body: 'Refused: the call came from another site (Origin does not match Host).\n' };
+/** How many names the administrator may add (RestParam.HostNames), and how long each may be: the contract's. */
+export { HOST_NAMES_MAX, HOST_NAME_MAX_LENGTH } from '../src/api/settings/network.ts';
+/** A name the administrator may add (the contract's rule for one name of RestParam.HostNames). */
+export { HOST_NAME_PATTERN } from '../src/api/settings/network.ts';
+
+const V4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const V6 = /^\[[0-9A-Fa-f:.]+(%25[0-9A-Za-z._~-]+)?\]$/;
+/** The IP literals hostAllowed takes, as regular expression sources: the nginx configuration names them (build/servers.ts). */
+export const IP_LITERALS = { v4: V4.source, v6: V6.source } as const;
+
+/** A Host header's name, without its port: "192.168.1.5", "[fe80::1]", "terminal.example". Null when it is not a Host at all. */
+export function hostName(host: string | undefined): string | null {
+  if (!host) return null;
+  const m = /^(\[[^\]]*\]|[^:\[\]]*)(?::(\d{1,5}))?$/.exec(host.trim());
+  return m && m[1] ? m[1].toLowerCase() : null;
+}
+
+/**
+ * Whether the terminal answers a request with this Host header: an IPv4
+ * literal, an IPv6 literal in brackets, `localhost`, or one of the names the
+ * administrator added (compared without case; a trailing dot is the same
+ * name). Anything else, a missing Host included, is answered HOST_REFUSED:
+ * that is what defeats DNS rebinding (a page whose own name now points at
+ * the terminal sends that name).
+ */
+export function hostAllowed(host: string | undefined, names: readonly string[]): boolean {
+  const name = hostName(host)?.replace(/\.$/, '');
+  if (!name) return false;
+  if (V4.test(name) || V6.test(name) || name === 'localhost') return true;
+  return names.some((n) => n.toLowerCase().replace(/\.$/, '') === name);
+}
+
+/**
+ * Whether a /goform/ call may go on by its Origin header: no Origin (a
+ * script, the harness, an old browser's same-origin GET) is judged by its
+ * token alone; an Origin must name the same host and port as Host (any
+ * scheme: a page on https:// calls its own host). "null" (a sandboxed frame,
+ * a file: page) is refused.
+ */
+export function originAllowed(origin: string | undefined, host: string | undefined): boolean {
+  if (origin === undefined) return true;
+  if (!host) return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  const port = url.port ? `:${url.port}` : '';
+  const own = host.trim().toLowerCase();
+  // Host may leave out the scheme's default port that Origin leaves out too, or spell it.
+  const withDefault = `${url.hostname}${port || (url.protocol === 'https:' ? ':443' : ':80')}`;
+  return own === `${url.hostname}${port}` || own === withDefault;
+}

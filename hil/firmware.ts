@@ -1,19 +1,27 @@
-// Firmware packages for UpdateMachine (src/api/maintenance.ts, PACKAGE; docs/API.md,
-// "Firmware package"): build one, read and check one, and compare versions.
-// The simulated terminal checks uploads with readPackage(); tests and the
-// browser suites build packages with makePackage(). Run as a program it
-// writes a package file:
+// Firmware packages for UpdateMachine (src/api/maintenance.ts, PACKAGE and
+// SIGNATURE; docs/API.md, "Firmware package"): build and sign one, read and
+// check one, compare versions, and make the vendor's Ed25519 key pair. The
+// simulated terminal checks uploads with readPackage() and checkSignature();
+// tests and the browser suites build packages with makePackage(). Run as a
+// program it writes a package file, or a new key:
 //
-//   npm run firmware -- --model T10 --version V2.6.19 --out fw.bin [--size 2000000] [--zero] [--corrupt]
+//   npm run firmware -- --model T10 --version V2.6.19 --out fw.bin --key vendor.pem [--size 2000000] [--zero] [--corrupt]
+//   npm run firmware -- --new-key vendor.pem
 //
-// --size: payload bytes (default 1 MiB), random unless --zero; --corrupt
-// changes one payload byte after the SHA-256 is taken (the device answers
-// 10103). --model is SetInfoParam's Model (the simulator's profile modelCode).
-import { createHash, randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+// --key: the vendor's Ed25519 private key (PKCS#8 PEM) that signs the
+// package; without it the package is unsigned and a terminal refuses it
+// (10105). --size: payload bytes (default 1 MiB), random unless --zero;
+// --corrupt changes one payload byte after the SHA-256 and the signature are
+// taken (the device answers 10103). --model is SetInfoParam's Model (the
+// simulator's profile modelCode). --new-key writes a new private key and
+// prints its public key in the form a profile's firmwareKeys takes.
+// tests/keys/vendor-test.pem is the tests' key, which the simulator's
+// default profile holds: a test key, never one to ship.
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FIRMWARE_MAX_BYTES, PACKAGE } from '../src/api/maintenance.ts';
+import { FIRMWARE_MAX_BYTES, PACKAGE, SIGNATURE } from '../src/api/maintenance.ts';
 
 export interface PackageFields {
   /** The model the package is for: SetInfoParam's Model (printable ASCII, 1 to 32 characters). */
@@ -21,6 +29,17 @@ export interface PackageFields {
   /** The firmware version it installs: VERSION_PATTERN, at most 32 characters. */
   version: string;
   payload: Uint8Array;
+  /** The vendor's Ed25519 private key: the package is signed with it. Without it the package is unsigned (a terminal refuses it). */
+  key?: KeyObject;
+}
+
+/** A package's signature block (SIGNATURE). */
+export interface Signature {
+  /** 1: Ed25519; a device refuses any other (10106). */
+  algorithm: number;
+  /** The first 8 bytes of SHA-256 of the signing key's raw public key. */
+  keyId: Buffer;
+  value: Buffer;
 }
 
 export interface FirmwarePackage {
@@ -31,6 +50,10 @@ export interface FirmwarePackage {
   sha256: Buffer;
   /** Whether the payload's SHA-256 is the header's. */
   intact: boolean;
+  /** The signature block; null for an unsigned package. */
+  signature: Signature | null;
+  /** The bytes the signature covers: every byte before the block (header and payload). */
+  signed: Buffer;
 }
 
 /**
@@ -43,11 +66,55 @@ export const MODEL_PATTERN = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
 
 const [MODEL_AT, MODEL_LEN] = PACKAGE.model;
 const [VERSION_AT, VERSION_LEN] = PACKAGE.firmware;
+const [KEY_ID_AT, KEY_ID_LEN] = SIGNATURE.keyId;
+const [VALUE_AT, VALUE_LEN] = SIGNATURE.value;
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest();
 
-/** A package: the 108-byte header, then the payload. Throws on a model or version the header cannot carry. */
-export function makePackage({ model, version, payload }: PackageFields): Buffer {
+// ---------------------------------------------------------------------------
+// Keys
+
+/** The 32-byte raw Ed25519 public key of a private or public key. Throws on a key that is not Ed25519. */
+export function rawPublicKey(key: KeyObject): Buffer {
+  const pub = key.type === 'private' ? createPublicKey(key) : key;
+  if (pub.asymmetricKeyType !== 'ed25519') throw new Error(`an Ed25519 key is needed, not ${pub.asymmetricKeyType ?? 'a secret key'}`);
+  return Buffer.from(pub.export({ format: 'jwk' }).x!, 'base64url');
+}
+
+/** A key id: the first 8 bytes of SHA-256 of the raw public key (what the signature block names). */
+export const keyIdOf = (raw: Uint8Array): Buffer => sha256(raw).subarray(0, KEY_ID_LEN);
+
+/** A public key as a profile's firmwareKeys holds it: base64 of the 32 raw bytes. Throws on anything else. */
+export function publicKeyFrom(base64: string): KeyObject {
+  const raw = Buffer.from(base64, 'base64');
+  if (raw.length !== 32 || raw.toString('base64') !== base64) throw new Error(`a firmware key is the base64 of 32 bytes (an Ed25519 public key): ${JSON.stringify(base64)}`);
+  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
+}
+
+/** The signing key from a PEM text (PKCS#8, unencrypted; text before the PEM block is allowed). Throws on anything but an Ed25519 private key. */
+export function readSigningKey(pem: string | Buffer): KeyObject {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(pem);
+  } catch (err) {
+    throw new Error(`not a private key in PEM (${(err as Error).message}); make one with npm run firmware -- --new-key vendor.pem`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`the signing key must be Ed25519, not ${key.asymmetricKeyType}`);
+  return key;
+}
+
+/** A new vendor key pair: the private key as PKCS#8 PEM, the public key in the profile's form. */
+export function newKeyPair(): { privatePem: string; publicKey: string; keyId: string } {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const raw = rawPublicKey(privateKey);
+  return { privatePem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), publicKey: raw.toString('base64'), keyId: keyIdOf(raw).toString('hex') };
+}
+
+// ---------------------------------------------------------------------------
+// Packages
+
+/** A package: the 108-byte header, the payload, and with `key` the signature block. Throws on a model or version the header cannot carry. */
+export function makePackage({ model, version, payload, key }: PackageFields): Buffer {
   if (!MODEL_PATTERN.test(model) || model.length > MODEL_LEN) throw new Error(`model must be printable ASCII, 1 to ${MODEL_LEN} characters: ${JSON.stringify(model)}`);
   if (!VERSION_PATTERN.test(version) || version.length > VERSION_LEN) throw new Error(`version must look like V2.6.19 (a letter, dotted numbers), at most ${VERSION_LEN} characters: ${JSON.stringify(version)}`);
   const out = Buffer.alloc(PACKAGE.header + payload.length);
@@ -59,7 +126,20 @@ export function makePackage({ model, version, payload }: PackageFields): Buffer 
   out.writeUInt32LE(payload.length, PACKAGE.length);
   sha256(payload).copy(out, PACKAGE.sha256);
   out.set(payload, PACKAGE.header);
-  return out;
+  return key ? signPackage(out, key) : out;
+}
+
+/** An unsigned package with its signature block added: the Ed25519 signature of all its bytes. Throws on bytes that are not an unsigned package. */
+export function signPackage(unsigned: Buffer, key: KeyObject): Buffer {
+  const pkg = readPackage(unsigned);
+  if (!pkg) throw new Error('not a firmware package');
+  if (pkg.signature) throw new Error('the package is signed already');
+  const block = Buffer.alloc(SIGNATURE.bytes);
+  block.write(SIGNATURE.magic, 0, 'latin1');
+  block[4] = SIGNATURE.ed25519;
+  keyIdOf(rawPublicKey(key)).copy(block, KEY_ID_AT);
+  sign(null, unsigned, key).copy(block, VALUE_AT);
+  return Buffer.concat([unsigned, block]);
 }
 
 /** A NUL-padded ASCII field: the text before the padding, or null when it is not one (empty, not printable, text after a NUL). */
@@ -73,11 +153,13 @@ function textField(buf: Buffer, at: number, len: number): string | null {
 }
 
 /**
- * Read a package's header; null when the bytes are not a package: shorter
- * than the header, another magic or format version, reserved bytes 5 to 7
- * not zero, a model or version field that is not NUL-padded printable ASCII
- * (the version must match VERSION_PATTERN), or a total length other than
- * header + payload length. The checksum is reported (`intact`), not
+ * Read a package's header and signature block; null when the bytes are not
+ * a package: shorter than the header, another magic or format version,
+ * reserved bytes 5 to 7 not zero, a model or version field that is not
+ * NUL-padded printable ASCII (the version must match VERSION_PATTERN), or a
+ * total length other than header + payload length (unsigned) or that plus
+ * a signature block with its magic and zero reserved bytes (signed). The
+ * checksum and the signature are reported (`intact`, `signature`), not
  * enforced: the caller decides the order of its answers (the model comes
  * before the checksum, see UpdateMachine).
  */
@@ -88,11 +170,39 @@ export function readPackage(buf: Buffer): FirmwarePackage | null {
   const model = textField(buf, MODEL_AT, MODEL_LEN);
   const version = textField(buf, VERSION_AT, VERSION_LEN);
   if (model === null || version === null || !VERSION_PATTERN.test(version)) return null;
-  if (buf.length !== PACKAGE.header + buf.readUInt32LE(PACKAGE.length)) return null;
-  const payload = buf.subarray(PACKAGE.header);
+  const end = PACKAGE.header + buf.readUInt32LE(PACKAGE.length);
+  let signature: Signature | null = null;
+  if (buf.length === end + SIGNATURE.bytes) {
+    const block = buf.subarray(end);
+    if (block.toString('latin1', 0, 4) !== SIGNATURE.magic || block[5] || block[6] || block[7]) return null;
+    signature = { algorithm: block[4], keyId: Buffer.from(block.subarray(KEY_ID_AT, KEY_ID_AT + KEY_ID_LEN)), value: Buffer.from(block.subarray(VALUE_AT, VALUE_AT + VALUE_LEN)) };
+  } else if (buf.length !== end) return null;
+  const payload = buf.subarray(PACKAGE.header, end);
   const want = Buffer.from(buf.subarray(PACKAGE.sha256, PACKAGE.sha256 + 32));
-  return { model, version, payload, sha256: want, intact: sha256(payload).equals(want) };
+  return { model, version, payload, sha256: want, intact: sha256(payload).equals(want), signature, signed: buf.subarray(0, end) };
 }
+
+/**
+ * A package's signature against the keys a device holds (a profile's
+ * firmwareKeys for its brand, base64 raw public keys), in the order
+ * UpdateMachine answers: `unsigned` (10105); `not-ed25519`, a block of
+ * another algorithm (10106); `unknown-key`, no held key has the block's key
+ * id (10107): the signature can only be checked with the key it names;
+ * `bad`, it does not verify with that key (10106); else `good`.
+ */
+export type SignatureVerdict = 'unsigned' | 'not-ed25519' | 'unknown-key' | 'bad' | 'good';
+
+export function checkSignature(pkg: FirmwarePackage, keys: readonly string[]): SignatureVerdict {
+  const s = pkg.signature;
+  if (!s) return 'unsigned';
+  if (s.algorithm !== SIGNATURE.ed25519) return 'not-ed25519';
+  const held = keys.find((k) => keyIdOf(Buffer.from(k, 'base64')).equals(s.keyId));
+  if (held === undefined) return 'unknown-key';
+  return verify(null, pkg.signed, publicKeyFrom(held), s.value) ? 'good' : 'bad';
+}
+
+// ---------------------------------------------------------------------------
+// Versions
 
 /** The numbers of a version ("V2.6.18" -> ['2', '6', '18']) without leading zeros; null when it is not a version. */
 function parts(version: string): string[] | null {
@@ -128,16 +238,37 @@ export const isNewer = (candidate: string, running: string) => compareVersions(c
 // ---------------------------------------------------------------------------
 // The program
 
-const USAGE = 'usage: npm run firmware -- --model T10 --version V2.6.19 --out fw.bin [--size BYTES] [--zero] [--corrupt]';
+const USAGE = [
+  'usage: npm run firmware -- --model T10 --version V2.6.19 --out fw.bin --key vendor.pem [--size BYTES] [--zero] [--corrupt]',
+  '       npm run firmware -- --new-key vendor.pem',
+  'Without --key the package is unsigned, and a terminal refuses it (10105).',
+  'The simulator\'s default profile holds the test key tests/keys/vendor-test.pem (for tests only).',
+].join('\n');
+
+const OPTIONS = ['model', 'version', 'out', 'size', 'zero', 'corrupt', 'key', 'new-key'];
+const FLAGS = ['zero', 'corrupt'];
+
+/** A path as given on npm's command line: relative to where npm was started (npm runs scripts from the project folder). */
+const given = (path: string) => resolve(process.env.INIT_CWD ?? '.', path);
+
+/** --new-key: a new private key file (never over an existing one), and the public key to put in a profile. */
+function writeNewKey(path: string): void {
+  const out = given(path);
+  if (existsSync(out)) throw new Error(`${out} exists: a key is not overwritten`);
+  const pair = newKeyPair();
+  writeFileSync(out, pair.privatePem, { mode: 0o600, flag: 'wx' });
+  console.log(`wrote ${out}: a new Ed25519 private key (PKCS#8 PEM); keep it secret, it signs firmware`);
+  console.log(`key id ${pair.keyId}; the public key, for a profile's firmwareKeys (hil/simulator/profiles/*.json):`);
+  console.log(JSON.stringify(pair.publicKey));
+}
 
 function main(argv: string[]): void {
   const a = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
-    const m = /^--([a-z]+)(?:=(.*))?$/s.exec(argv[i]);
+    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(argv[i]);
     if (!m) throw new Error(`unexpected argument ${argv[i]}\n${USAGE}`);
-    const flag = m[1] === 'zero' || m[1] === 'corrupt';
-    if (!['model', 'version', 'out', 'size', 'zero', 'corrupt'].includes(m[1])) throw new Error(`unknown option --${m[1]}\n${USAGE}`);
-    if (flag) a.set(m[1], true);
+    if (!OPTIONS.includes(m[1])) throw new Error(`unknown option --${m[1]}\n${USAGE}`);
+    if (FLAGS.includes(m[1])) a.set(m[1], true);
     else {
       const v = m[2] ?? argv[++i];
       if (v === undefined) throw new Error(`--${m[1]} needs a value\n${USAGE}`);
@@ -149,20 +280,28 @@ function main(argv: string[]): void {
     if (typeof v !== 'string') throw new Error(`--${k} is needed\n${USAGE}`);
     return v;
   };
+  if (a.has('new-key')) {
+    if (a.size > 1) throw new Error(`--new-key takes no other option\n${USAGE}`);
+    return writeNewKey(text('new-key'));
+  }
   const size = a.has('size') ? Number(text('size')) : 1 << 20;
   // Larger than the device takes is allowed: a file to test 10101 with.
   if (!Number.isSafeInteger(size) || size < 0 || size > 1 << 30) throw new Error(`--size takes a number of bytes (0 to ${1 << 30})`);
+  const key = a.has('key') ? readSigningKey(readFileSync(given(text('key')))) : undefined;
   const payload = a.has('zero') ? Buffer.alloc(size) : randomBytes(size);
-  const pkg = makePackage({ model: text('model'), version: text('version'), payload });
+  const pkg = makePackage({ model: text('model'), version: text('version'), payload, key });
   if (a.has('corrupt')) {
-    // One payload byte changed after the hash was taken; with no payload, the hash itself.
-    pkg[size ? pkg.length - 1 : PACKAGE.sha256] ^= 0xff;
+    // One payload byte changed after the hash and the signature were taken; with no payload, the hash itself.
+    pkg[size ? PACKAGE.header + size - 1 : PACKAGE.sha256] ^= 0xff;
   }
-  // npm runs scripts from the project folder; a relative --out is relative to where npm was started.
-  const out = resolve(process.env.INIT_CWD ?? '.', text('out'));
+  const out = given(text('out'));
   writeFileSync(out, pkg);
-  const note = pkg.length > FIRMWARE_MAX_BYTES ? ` (over the ${FIRMWARE_MAX_BYTES}-byte limit: the device answers 10101)` : '';
-  console.log(`wrote ${out}: ${pkg.length} bytes, model ${text('model')}, version ${text('version')}${a.has('corrupt') ? ', corrupted' : ''}${note}`);
+  const notes = [
+    key ? `signed, key id ${keyIdOf(rawPublicKey(key)).toString('hex')}` : 'unsigned (no --key: a terminal refuses it, 10105)',
+    ...(a.has('corrupt') ? ['corrupted'] : []),
+    ...(pkg.length > FIRMWARE_MAX_BYTES ? [`over the ${FIRMWARE_MAX_BYTES}-byte limit: the device answers 10101`] : []),
+  ];
+  console.log(`wrote ${out}: ${pkg.length} bytes, model ${text('model')}, version ${text('version')}, ${notes.join(', ')}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -7,6 +7,7 @@ import { startSimulator } from './simulator/server.ts';
 import { loadProfile } from './simulator/profile.ts';
 import { startConsole } from './simulator/console.ts';
 import { prepareSandbox, siteDirOf } from './simulator/shell.ts';
+import { SIMULATED_PASSWORD } from './simulator/activation.ts';
 
 export interface SimulatedTerminal {
   url: string;
@@ -21,6 +22,7 @@ export async function startSimulatedTerminal(opts: { deviceProfile?: string; pty
   prepareSandbox(sandbox);
   // The web side serves the release /www points at; a restart re-resolves it.
   const sim = await startSimulator({
+    activated: SIMULATED_PASSWORD,
     siteDir: siteDirOf(sandbox),
     storeFile: join(sandbox, '..', `${sandbox.split('/').pop()}-store.json`),
     // A bench terminal runs unattended: no one presents a face or finger, so an enrolment times out (after 10 s here).

@@ -9,6 +9,7 @@ import { fail, reject, type CallImpl, type Context, type DeviceState, type Reply
 import { AREA_HANDLERS, pairHandlers, seedSettings } from './settings.ts';
 import { seedUsers, settleEnrolment, userCounts } from './areas/users.ts';
 import { recordCount, seedRecords } from './areas/records.ts';
+import { checkStrength, handlers as activation } from './activation.ts';
 
 export { fail, reject, failureOf } from './types.ts';
 export type { DeviceState, Reply, Session, Context, Handler, CallImpl } from './types.ts';
@@ -50,6 +51,7 @@ async function systemInfo(ctx: Context) {
 export const IMPLEMENTED: Partial<Record<CallName, CallImpl>> = {
   ...pairHandlers(),
   ...AREA_HANDLERS,
+  ...activation,
   chklogin: {
     handle(ctx, p) {
       const username = String(p.username).trim();
@@ -67,8 +69,10 @@ export const IMPLEMENTED: Partial<Record<CallName, CallImpl>> = {
       }
       ctx.logins.succeeded(ctx.peer, username);
       const token = randomBytes(16).toString('hex');
-      ctx.sessions.set(token, { token, user: username, lastUsed: ctx.now() });
-      return { token, funs: [...ctx.profile.funs], name: username };
+      // In the factory state the factory credential opens a session that may only choose the password.
+      const activation = !admin.activated;
+      ctx.sessions.set(token, { token, user: username, lastUsed: ctx.now(), activation });
+      return { token, funs: [...ctx.profile.funs], name: username, ...(activation && { activate: 1 }) };
     },
   },
   logout: {
@@ -90,6 +94,8 @@ export const IMPLEMENTED: Partial<Record<CallName, CallImpl>> = {
       const admin = ctx.store.get().admin;
       if (p.userid !== ctx.session?.user || p.userid !== admin.username) reject(40301, 'err.40301', { field: 'userid' });
       if (p.oldpwd !== admin.password) reject(40302, 'err.40302', { field: 'oldpwd' });
+      // No way back to a password a brute-force list tries first (the factory one included).
+      checkStrength(ctx, String(p.newpwd), 'newpwd');
       await ctx.store.update((s) => {
         s.admin.password = String(p.newpwd);
       });

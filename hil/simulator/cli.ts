@@ -61,6 +61,7 @@ if (a.console !== undefined || a.sandbox !== undefined) {
 }
 const sim = await startSimulator({
   siteDir: sandbox ? siteDirOf(sandbox) : siteDir,
+  brand,
   profile,
   storeFile,
   port,
@@ -87,9 +88,12 @@ if (sandbox) {
 const shown = sim.url.replace('127.0.0.1', 'localhost');
 console.log(`Simulated terminal (${profile.model}), brand ${brand}`);
 console.log(`  console:  ${shown}`);
-console.log(`  sign in:  ${sim.store.get().admin.username} / ${sim.store.get().admin.password}`);
+const admin = sim.store.get().admin;
+// docs/API.md, "Activation": a fresh store is a terminal new from production.
+if (admin.activated) console.log(`  sign in:  ${admin.username} / the password chosen when it was activated (--fresh: back to the factory state)`);
+else console.log(`  sign in:  ${admin.username} / ${admin.password}, the factory credential: the console then asks you to choose the administrator password (six digits, not easy to guess)`);
 console.log(`  data:     ${storeFile} (delete it, or pass --fresh, to start over)`);
-console.log(`  firmware: ${profile.modelCode} ${sim.store.get().firmware ?? profile.Build_Version} (a package: npm run firmware -- --model ${profile.modelCode} --version V… --out fw.bin; forced-upgrade password ${profile.upgradePassword})`);
+console.log(`  firmware: ${profile.modelCode} ${sim.store.get().firmware ?? profile.Build_Version} (a package: npm run firmware -- --model ${profile.modelCode} --version V… --out fw.bin --key tests/keys/vendor-test.pem, the test key the shipped profiles hold; forced-upgrade password ${profile.upgradePassword})`);
 const { outcome, ms, timeoutMs } = profile.enroll;
 console.log(`  enrol:    ${outcome === 'timeout' ? `times out after ${timeoutMs} ms` : `${outcome === 'success' ? 'succeeds' : 'fails'} after ${ms} ms`} (--enroll success|fail|timeout)`);
 if (serial && sandbox) {

@@ -2,6 +2,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { publicKeyFrom } from '../firmware.ts';
 
 export interface DeviceProfile {
   /** What the terminal is, in words (the CLI's banner). */
@@ -32,9 +33,12 @@ export interface DeviceProfile {
   lans: string[];
   /** Initial value of the language-switch setting. */
   LanguageSettingItem: 0 | 1;
-  /** A session unused this long ends with code 40104. */
-  sessionIdleMs: number;
-  /** Factory administrator. */
+  /**
+   * Tests only: a session unused this long ends with code 40104, instead of
+   * the administrator's setting (RestParam.IdleMinutes, 10 at the factory).
+   */
+  sessionIdleMs?: number;
+  /** The factory credential: signs in only to choose the password while the terminal is in its factory state (activation.ts). */
   admin: { username: string; password: string };
   /** Users a fresh store is seeded with (at most MaxUser). */
   seedUsers: number;
@@ -51,6 +55,17 @@ export interface DeviceProfile {
   restartMs: number;
   /** The forced-upgrade password SetWebUpgradeMode takes (set at the factory; not the administrator's). */
   upgradePassword: string;
+  /**
+   * The vendor's public keys a firmware package must be signed with, per
+   * brand (base64 of the 32-byte raw Ed25519 key; `npm run firmware --
+   * --new-key` prints one): the terminal serves one brand and holds that
+   * brand's list, or `default`'s for a brand not listed. Several keys make
+   * rotation possible (docs/API.md, "Firmware package"). On a real
+   * terminal the list is part of the firmware image.
+   */
+  firmwareKeys: Record<string, string[]>;
+  /** What the keys are, for whoever reads the profile (default.json: test keys). */
+  firmwareKeysNote?: string;
 }
 
 export interface Enroll {
@@ -81,5 +96,18 @@ export function loadProfile(nameOrPath = 'default', overrides: ProfileOverrides 
   // The firmware package's model field holds 32 bytes of printable ASCII.
   if (!/^[\x21-\x7e]([\x20-\x7e]{0,30}[\x21-\x7e])?$/.test(profile.modelCode)) throw new Error('profile modelCode must be printable ASCII, 1 to 32 characters');
   if (!Number.isInteger(profile.restartMs) || profile.restartMs < 0) throw new Error('profile restartMs must be a whole number of ms, 0 or more');
+  const keys = profile.firmwareKeys;
+  if (typeof keys !== 'object' || keys === null || !Array.isArray(keys.default)) throw new Error('profile firmwareKeys must hold a "default" list');
+  for (const [brand, list] of Object.entries(keys)) {
+    if (!Array.isArray(list)) throw new Error(`profile firmwareKeys.${brand} must be a list`);
+    // publicKeyFrom() throws on a key that is not base64 of 32 bytes.
+    for (const k of list) publicKeyFrom(k);
+  }
   return profile;
+}
+
+/** The firmware keys a terminal of `brand` holds: the brand's own list, else the profile's default one. */
+export function firmwareKeysFor(profile: DeviceProfile, brand: string | undefined): readonly string[] {
+  const keys = profile.firmwareKeys;
+  return brand !== undefined && Object.prototype.hasOwnProperty.call(keys, brand) ? keys[brand] : keys.default;
 }

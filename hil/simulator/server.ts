@@ -14,7 +14,10 @@ import { loadProfile, type DeviceProfile } from './profile.ts';
 import { Store } from './store.ts';
 import { LoginGuard } from './login-guard.ts';
 import { REQUEST_MAX_BYTES } from '../../src/api/codes.ts';
-import { cacheControl, contentType, etagOf, securityHeaders } from '../../build/serving.ts';
+import { cacheControl, contentType, etagOf, hostAllowed, originAllowed, securityHeaders, HOST_REFUSED, ORIGIN_REFUSED } from '../../build/serving.ts';
+import { ACTIVATE_FIRST } from '../../src/api/codes.ts';
+import { SEEDS } from './settings.ts';
+import { ACTIVATION_CALLS } from './activation.ts';
 import { enrolment, upgradeUsers } from './areas/users.ts';
 
 export interface SimulatorOptions {
@@ -29,6 +32,21 @@ export interface SimulatorOptions {
   log?: boolean;
   /** The terminal's clock (ms); tests may drive it. Date.now by default. */
   now?: () => number;
+  /**
+   * A fresh store starts activated, with this administrator password (the
+   * test fixtures: tests/admin.ts). Without it a fresh store is in the
+   * factory state, as a terminal new from production is. Initialization
+   * always goes back to the factory state.
+   */
+  activated?: string;
+  /** A folder where the HTTPS certificate and key are written, cert.pem and key.pem (mode 0600), as a terminal's web server reads them. */
+  certDir?: string;
+  /**
+   * The brand the terminal is for: it holds that brand's firmware keys
+   * (profile firmwareKeys). Left out: the brand in the site's manifest.json
+   * when it starts, else none (the profile's default keys).
+   */
+  brand?: string;
 }
 
 export interface Simulator {
@@ -53,12 +71,14 @@ interface Site {
   dir: string;
   /** The set's Content-Security-Policy header (manifest.json's csp; a set built before it has none). */
   csp?: string;
+  /** The set's brand (manifest.json's brand). */
+  brand?: string;
 }
 
 function loadSite(dir: string | undefined): Site | null {
   if (!dir || !existsSync(join(dir, 'manifest.json'))) return null;
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { csp?: string; files: { path: string; sha256: string }[] };
-  return { dir, csp: manifest.csp, files: new Map(manifest.files.map((f) => [f.path, { sha256: f.sha256 }])) };
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { csp?: string; brand?: string; files: { path: string; sha256: string }[] };
+  return { dir, csp: manifest.csp, brand: manifest.brand, files: new Map(manifest.files.map((f) => [f.path, { sha256: f.sha256 }])) };
 }
 
 /** Body limit of JSON and form calls; a larger body is read to its end, thrown away and answered 10101. */
@@ -154,6 +174,12 @@ function sendFile(res: ServerResponse, file: FileReply['file']): void {
 /** `allow`: the method the call takes, for a 405's Allow header. */
 type Answer = { status: number; reply: Reply; file?: undefined; allow?: string } | { status: 200; file: FileReply['file']; reply?: undefined; allow?: undefined };
 
+/** A refusal before any call is read or file served: its status and short text page. */
+function refuse(res: ServerResponse, what: { status: number; body: string }): void {
+  res.writeHead(what.status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(what.body), 'X-Content-Type-Options': 'nosniff' });
+  res.end(what.body);
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown, allow?: string): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -167,7 +193,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown, allow?: st
 
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   const profile = options.profile ?? loadProfile();
-  const store = new Store<DeviceState>(options.storeFile, () => seedState(profile));
+  const store = new Store<DeviceState>(options.storeFile, () => {
+    const seed = seedState(profile);
+    if (options.activated !== undefined) seed.admin = { ...seed.admin, password: options.activated, activated: true };
+    return seed;
+  });
   // A store written before users had the contract's shape is brought up to it.
   const upgraded = upgradeUsers(store.get().users);
   if (upgraded) {
@@ -181,9 +211,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   // Failed sign-ins per address and user name: memory only, like sessions.
   let logins = new LoginGuard();
   let site = loadSite(options.siteDir);
+  // A terminal's brand is set when it is made: another site served later does not change it.
+  const brand = options.brand ?? site?.brand;
   const factory = () => seedState(profile);
   // When the terminal last (re)started: uptime (ExecuteCommand 100) counts from it.
   let bootedAt = now();
+  /** The administrator's web settings (RestParam over its factory values). */
+  const rest = () => ({ ...SEEDS.RestParam, ...store.get().settings.RestParam }) as { HostNames: string; IdleMinutes: number };
+  const hostNames = () => rest().HostNames.split(' ').filter(Boolean);
+  /** How long a session may be unused: RestParam.IdleMinutes, or the profile's sessionIdleMs when a test sets one. */
+  const idleMs = () => profile.sessionIdleMs ?? rest().IdleMinutes * 60_000;
 
   /** `after.restart`: a handler asked for a restart once its reply is sent (ctx.restart()). */
   async function api(req: IncomingMessage, url: URL, after: { restart: boolean }): Promise<Answer> {
@@ -192,17 +229,20 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const spec: CallSpec = CALLS[name];
     if (req.method !== spec.method) return { status: 405, reply: fail(10001, `${name} takes ${spec.method}`), allow: spec.method };
 
-    const ctx: Context = { profile, store, sessions, now, bootedAt, factory, peer: req.socket.remoteAddress ?? '', logins, restart: () => (after.restart = true) };
-    if (spec.auth) {
+    const ctx: Context = { profile, store, sessions, now, bootedAt, factory, peer: req.socket.remoteAddress ?? '', logins, certDir: options.certDir, brand, restart: () => (after.restart = true) };
+    // The factory test's calls (auth 'factory') are open only while the terminal is in its factory state.
+    if (spec.auth === true || (spec.auth === 'factory' && store.get().admin.activated)) {
       const token = req.headers[HEADERS.token.toLowerCase()];
       const s = typeof token === 'string' ? sessions.get(token) : undefined;
       if (!s) return { status: 200, reply: fail(10002) };
-      if (ctx.now() - s.lastUsed > profile.sessionIdleMs) {
+      if (ctx.now() - s.lastUsed > idleMs()) {
         sessions.delete(s.token);
         return { status: 200, reply: fail(40104) };
       }
       s.lastUsed = ctx.now();
       ctx.session = s;
+      // A session of the factory credential may only choose the password (docs/API.md, "Activation").
+      if (s.activation && !ACTIVATION_CALLS.has(name)) return { status: 200, reply: fail(ACTIVATE_FIRST, 'msg.activateFirst') };
     }
 
     // No prototype: a request's names (`__proto__`) land on nothing.
@@ -306,7 +346,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://terminal');
     try {
+      // Only a Host the terminal answers to (build/serving.ts): a rebound name gets nothing, not even index.html.
+      if (!hostAllowed(req.headers.host, hostNames())) return refuse(res, HOST_REFUSED);
       if (url.pathname.startsWith(GOFORM_PREFIX)) {
+        // A call from another site's page (its Origin is not this Host) is refused before it is read.
+        if (!originAllowed(req.headers.origin, req.headers.host)) return refuse(res, ORIGIN_REFUSED);
         const after = { restart: false };
         const answer = await api(req, url, after);
         if (options.log) console.log(`${req.method} ${url.pathname} -> ${answer.file ? `file ${answer.file.name}` : answer.reply.retvalue}`);

@@ -11,11 +11,12 @@ import * as access from './areas/access.ts';
 import * as users from './areas/users.ts';
 import * as records from './areas/records.ts';
 import * as maintenance from './areas/maintenance.ts';
+import * as certificate from './areas/certificate.ts';
 
 /** Factory values per pair, from each area. */
 export const SEEDS: Record<string, Record<string, unknown>> = { ...basic.seeds, ...network.seeds, ...access.seeds };
 /** Calls an area implements itself (scans, pairing, lists). */
-export const AREA_HANDLERS: Record<string, CallImpl> = { ...basic.handlers, ...network.handlers, ...access.handlers, ...users.handlers, ...records.handlers, ...maintenance.handlers };
+export const AREA_HANDLERS: Record<string, CallImpl> = { ...basic.handlers, ...network.handlers, ...access.handlers, ...users.handlers, ...records.handlers, ...maintenance.handlers, ...certificate.handlers };
 
 function initial(f: Field): unknown {
   if (f.values?.length) return f.values[0];
@@ -28,7 +29,8 @@ function initial(f: Field): unknown {
 export function seedSettings(): DeviceState['settings'] {
   const out: DeviceState['settings'] = {};
   for (const [name, spec] of Object.entries(CALLS) as [string, CallSpec][]) {
-    if (!name.startsWith('Get') || spec.method !== 'POST' || spec.fieldsPending || !Object.keys(spec.request).length) continue;
+    // A multipart Get* (GetCertificate) takes files, which its area keeps: no settings pair.
+    if (!name.startsWith('Get') || spec.method !== 'POST' || spec.encoding === 'multipart' || spec.fieldsPending || !Object.keys(spec.request).length) continue;
     const pair = name.slice(3);
     if (!(`Set${pair}` in CALLS)) continue;
     out[pair] = Object.fromEntries(Object.entries(spec.request).map(([k, f]) => [k, SEEDS[pair]?.[k] ?? initial(f)]));

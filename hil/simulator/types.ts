@@ -6,7 +6,12 @@ import type { DeviceProfile } from './profile.ts';
 import type { Store } from './store.ts';
 
 export interface DeviceState {
-  admin: { username: string; password: string };
+  /**
+   * The administrator. Without `activated` the terminal is in its factory
+   * state: the factory credential (the profile's admin) signs in only to
+   * choose a new password (Activate; docs/API.md, "Activation").
+   */
+  admin: { username: string; password: string; activated?: true };
   LanguageSettingItem: 0 | 1;
   /** The terminal's users, in numeric ID order (hil/simulator/areas/users.ts keeps them). */
   users: User[];
@@ -21,6 +26,12 @@ export interface DeviceState {
   firmware?: string;
   /** Settings pairs by name without the Set/Get prefix (KaoqinParam, ...). */
   settings: Record<string, Record<string, unknown>>;
+  /**
+   * The HTTPS certificate (with its chain) and private key, PEM, as GetCertificate
+   * names them: the installed ones, or those the terminal made itself at first
+   * use (areas/certificate.ts). Absent until then.
+   */
+  certificate?: { Cert: string; Key: string };
 }
 
 /**
@@ -64,6 +75,8 @@ export interface Session {
   token: string;
   user: string;
   lastUsed: number;
+  /** Opened by the factory credential in the factory state: it may only choose the password (activation.ts). */
+  activation?: boolean;
 }
 
 export interface Context {
@@ -86,6 +99,10 @@ export interface Context {
   peer: string;
   /** Failed sign-ins (login-guard.ts); in memory, cleared by a restart. */
   logins: LoginGuard;
+  /** The brand the terminal is for (SimulatorOptions.brand): which of the profile's firmware keys it holds. */
+  brand?: string;
+  /** Where the certificate and key are written as cert.pem and key.pem (SimulatorOptions.certDir); none: only the store keeps them. */
+  certDir?: string;
 }
 
 /** A file that arrived in a multipart body. */

@@ -6,8 +6,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALLS, ENVELOPE, GOFORM_PREFIX, HEADERS, REQUEST_TIMEOUT_MS, TIMESTAMP_PARAM, type CallSpec, type Field, type Fields } from './contract.ts';
 import { CODE_MESSAGES, MESSAGES } from './errors.ts';
-import { ADDED_CODES, FW_CHECKSUM, FW_NOT_NEWER, LOGIN_LOCKED, LOGIN_LOCK_RULES, REQUEST_MAX_BYTES, UNKNOWN_COMMAND } from './codes.ts';
-import { COMMANDS, FIRMWARE_MAX_BYTES, PACKAGE } from './maintenance.ts';
+import { ACTIVATE_FIRST, WEAK_PASSWORD, ADDED_CODES, FW_BAD_SIGNATURE, FW_CHECKSUM, FW_NOT_NEWER, FW_UNKNOWN_KEY, FW_UNSIGNED, LOGIN_LOCKED, LOGIN_LOCK_RULES, REQUEST_MAX_BYTES, UNKNOWN_COMMAND } from './codes.ts';
+import { COMMANDS, FIRMWARE_MAX_BYTES, PACKAGE, SIGNATURE } from './maintenance.ts';
+import { HOST_NAMES_MAX } from './settings/network.ts';
+import { HOST_REFUSED, ORIGIN_REFUSED } from '../../build/serving.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -51,7 +53,6 @@ function fieldTable(title: string, fields: Fields): string[] {
   return [`${title}:`, '', '| field | kind | required | meaning |', '|---|---|---|---|', ...fieldRows(fields), ''];
 }
 
-/** The firmware package's layout and rules (UpdateMachine), from PACKAGE. */
 /** What a device must refuse (issue 13): the rules the simulator keeps and the fuzz test checks. */
 function refuseSection(): string[] {
   const r = LOGIN_LOCK_RULES;
@@ -108,9 +109,59 @@ function refuseSection(): string[] {
   ];
 }
 
+/** Activation, whom the device answers, and how long a session lasts (issue 23; docs/SECURITY.md maps them to ETSI EN 303 645). */
+function securitySection(): string[] {
+  return [
+    '## Activation',
+    '',
+    'No universal password in service (ETSI EN 303 645 provision 5.1-1). A terminal is in its **factory state** when it is',
+    'new from production, or after initialization (`InitMachine`). Then:',
+    '',
+    '- The factory credential (user `admin`, the password printed in the manual; the simulated terminal\'s profile',
+    '  `admin`) signs in, and `chklogin` answers `activate: 1`. That session may make only two calls: `Activate`, which',
+    `  sets the administrator password, and \`logout\`. Every other call answers ${ACTIVATE_FIRST} (\`msg.activateFirst\`).`,
+    '- The console shows one step after sign-in: the new password twice, the rules said at the field, and then the page the',
+    '  administrator wanted.',
+    `- The new password is six digits (SPEC §5), and \`Activate\` (like \`EditPwd\` later) refuses with ${WEAK_PASSWORD}`,
+    '  (`msg.weakPassword`, field `newpwd`) what a brute-force list tries first:',
+    '  - the factory password;',
+    '  - one digit repeated (`000000`, `777777`);',
+    '  - a run up or down, wrapping from 9 to 0 (`123456`, `890123`, `654321`, `109876`);',
+    '  - six digits in a row of the serial number (`SetInfoParam` `Serial`, printed on the label).',
+    '- Once activated, the factory credential no longer signs in (40302), an activation session opened meanwhile ends, and',
+    '  the session that activated goes on as a full one. The password lives in the device\'s store like any setting.',
+    '- The factory test\'s calls (`test_takephoto`, `SetDebugParam`, `GetDebugParam`: /test) are open without a session in',
+    '  the factory state, as a production line needs; once activated they need a session like every other call.',
+    '- `InitMachine` returns the terminal to its factory state; the serial-number keys and the firmware stay.',
+    '',
+    '## Host and Origin',
+    '',
+    'A device answers only requests meant for it, which defeats DNS rebinding (a web page whose own name an attacker',
+    'points at the terminal\'s address). The rules are in `build/serving.ts`; the simulated terminal, the lighttpd and',
+    'nginx configurations the build writes and the civetweb reference server apply the same (docs/EMBEDDING.md).',
+    '',
+    `- **Host.** The device answers a \`Host\` that is an IPv4 literal, an IPv6 literal in brackets, \`localhost\` (each with or`,
+    `  without a port), or one of the names the administrator added in \`RestParam.HostNames\` (at most ${HOST_NAMES_MAX}; compared`,
+    `  without case). Anything else, files and calls alike, gets HTTP ${HOST_REFUSED.status} and a short text page.`,
+    `- **Origin.** A \`/goform/\` call whose \`Origin\` header does not name the same host and port as \`Host\` (or is \`null\`) gets`,
+    `  HTTP ${ORIGIN_REFUSED.status} before anything is read: a cross-site form post or \`fetch\` cannot sign in or change a setting. A call`,
+    '  without `Origin` (a script, the harness, a QA tool) is judged by its token as before.',
+    '',
+    '## Sessions',
+    '',
+    '- A session unused for `RestParam.IdleMinutes` minutes (1 to 60; 10 at the factory) ends: its next call answers 40104.',
+    '  The console then says so on the sign-in page and returns to the same page after sign-in.',
+    '- Sessions live in memory: a restart ends them all. Over HTTPS the console marks its cookies `Secure`.',
+    '',
+  ];
+}
+
+/** The firmware package's layout, signature and rules (UpdateMachine), from PACKAGE and SIGNATURE. */
 function packageSection(): string[] {
   const [modelAt, modelLen] = PACKAGE.model;
   const [versionAt, versionLen] = PACKAGE.firmware;
+  const [keyIdAt, keyIdLen] = SIGNATURE.keyId;
+  const [valueAt, valueLen] = SIGNATURE.value;
   const rows: [number, number | string, string][] = [
     [0, PACKAGE.magic.length, `magic, the ASCII text \`${PACKAGE.magic}\``],
     [PACKAGE.magic.length, 1, `format version: ${PACKAGE.version}`],
@@ -121,10 +172,18 @@ function packageSection(): string[] {
     [PACKAGE.sha256, 32, 'SHA-256 of the payload'],
     [PACKAGE.header, '…', 'payload'],
   ];
+  const block: [number, number, string][] = [
+    [0, SIGNATURE.magic.length, `magic, the ASCII text \`${SIGNATURE.magic}\``],
+    [SIGNATURE.magic.length, 1, `algorithm: ${SIGNATURE.ed25519}, Ed25519 (RFC 8032; pure Ed25519, over the bytes themselves, not a hash of them)`],
+    [SIGNATURE.magic.length + 1, keyIdAt - SIGNATURE.magic.length - 1, 'zero'],
+    [keyIdAt, keyIdLen, `key id: the first ${keyIdLen} bytes of SHA-256 of the signing key's 32-byte raw public key`],
+    [valueAt, valueLen, 'the Ed25519 signature of every byte before the block: the header and the payload'],
+  ];
   return [
     '## Firmware package',
     '',
-    `\`UpdateMachine\` takes one file: a ${PACKAGE.header}-byte header, then the payload, ${FIRMWARE_MAX_BYTES} bytes in all at most.`,
+    `\`UpdateMachine\` takes one file: a ${PACKAGE.header}-byte header, the payload, then the signature block (${SIGNATURE.bytes} bytes);`,
+    `${FIRMWARE_MAX_BYTES} bytes in all at most.`,
     '',
     '| offset | bytes | content |',
     '|---|---|---|',
@@ -136,16 +195,59 @@ function packageSection(): string[] {
     '- Newer: the numbers are compared left to right, as numbers; the first that differs decides. A missing number counts',
     '  as 0 and the letter does not count: `V2.6` = `V2.6.0` < `V2.6.0.1` < `V2.10`.',
     '',
+    '### The signature',
+    '',
+    `Right after the payload (at ${PACKAGE.header} + the payload length) comes the vendor's signature block:`,
+    '',
+    '| offset in the block | bytes | content |',
+    '|---|---|---|',
+    ...block.map(([at, n, what]) => `| ${at} | ${n} | ${what} |`),
+    '',
+    '- The signature covers everything before it, byte for byte: no field is blanked while signing, and the header, with',
+    '  the payload length and SHA-256, is signed along with the payload.',
+    `- The header stays format ${PACKAGE.version}: a package from before signing is the same bytes without the block. A file exactly`,
+    `  ${PACKAGE.header} + the payload length long is an unsigned package (${FW_UNSIGNED}), not garbage; any other length, or a block`,
+    `  without its magic or with reserved bytes that are not zero, is not a package (10102).`,
+    '- The device holds its vendor\'s public keys, for its brand, in its firmware (the simulated terminal: its profile\'s',
+    '  `firmwareKeys`, a list per brand and a `default` list, each key the base64 of its 32 raw bytes). It looks the key',
+    '  up by its key id; a signature can only be checked with the key it names, so an unknown key is answered before a',
+    '  signature that does not verify.',
+    '- Keys: `npm run firmware -- --new-key vendor.pem` writes a new private key (PKCS#8 PEM, mode 0600) and prints its',
+    '  public key in the profile\'s form and its key id. With OpenSSL: `openssl genpkey -algorithm ed25519 -out vendor.pem`,',
+    '  and the public key in the same form: `openssl pkey -in vendor.pem -pubout -outform DER | tail -c 32 | base64`.',
+    '- Signing: `npm run firmware -- --model T10 --version V2.6.19 --out fw.bin --key vendor.pem`. Without `--key` the',
+    `  package is unsigned and every device refuses it (${FW_UNSIGNED}). \`tests/keys/vendor-test.pem\` is a test key, public in this`,
+    '  repository: the simulated terminal\'s default profile holds it so that tests and `npm start` can upgrade. A real',
+    '  terminal never holds it.',
+    '',
+    '### Key rotation',
+    '',
+    'The key list is part of the firmware, so it changes only with an upgrade. A device holds several keys per brand,',
+    'so the vendor can change its signing key without leaving a device behind:',
+    '',
+    '1. Make the new key. Publish a release, signed with the old key, whose key list holds both keys.',
+    '2. From then on, sign with the new key. A device that installed that release accepts it; one that missed it',
+    `   answers ${FW_UNKNOWN_KEY} until it has installed the bridging release (still signed with the old key, so keep it published).`,
+    '3. Later, once the devices in the field have moved on, a release signed with the new key drops the old key from',
+    '   the list. A leaked key is withdrawn the same way at once: a release signed with a key that stays drops it.',
+    '',
+    'The forced upgrade (`SetWebUpgradeMode`, /up) cannot get round any of this: it skips only "not newer".',
+    '',
     'The device checks, in this order, before anything changes:',
     '',
     `1. Over ${FIRMWARE_MAX_BYTES} bytes: 10101.`,
     `2. Not a package (shorter than the header, another magic or format version, bytes ${PACKAGE.magic.length + 1} to ${modelAt - 1} not zero, a text`,
-    `   field or version not as above, a file length other than ${PACKAGE.header} + the payload length), or another model: 10102.`,
+    `   field or version not as above, a file length other than ${PACKAGE.header} + the payload length, with or without the`,
+    `   ${SIGNATURE.bytes}-byte block; a block that is not one), or another model: 10102.`,
     `3. The payload's SHA-256 is not the header's: ${FW_CHECKSUM}.`,
-    `4. The version is not newer than the running firmware: ${FW_NOT_NEWER}, unless \`SetWebUpgradeMode\` opened the forced upgrade.`,
+    `4. No signature block: ${FW_UNSIGNED}.`,
+    `5. The block's algorithm is not Ed25519: ${FW_BAD_SIGNATURE}.`,
+    `6. No key the device holds has the block's key id: ${FW_UNKNOWN_KEY}.`,
+    `7. The signature does not verify with that key: ${FW_BAD_SIGNATURE}.`,
+    `8. The version is not newer than the running firmware: ${FW_NOT_NEWER}, unless \`SetWebUpgradeMode\` opened the forced upgrade.`,
     '',
-    '`npm run firmware -- --model T10 --version V2.6.19 --out fw.bin` writes a package (`hil/firmware.ts`; `--size`,',
-    '`--zero`, `--corrupt`).',
+    '`npm run firmware -- --model T10 --version V2.6.19 --out fw.bin --key vendor.pem` writes a package (`hil/firmware.ts`;',
+    '`--size`, `--zero`, `--corrupt`).',
     '',
   ];
 }
@@ -168,7 +270,7 @@ function commandSection(): string[] {
 function callSection(name: string, c: CallSpec): string[] {
   const lines = [`### ${c.method} ${GOFORM_PREFIX}${c.path}`, '', c.purpose, ''];
   const enc = { query: 'URL query', json: 'JSON body (`application/json`)', form: 'URL-encoded body (`application/x-www-form-urlencoded`)', multipart: 'multipart body (`multipart/form-data`): text fields as text, files as file parts' }[c.encoding];
-  lines.push(`- Parameters travel as: ${enc}.`, `- Needs a session token: ${c.auth ? 'yes' : 'no'}.`);
+  lines.push(`- Parameters travel as: ${enc}.`, `- Needs a session token: ${c.auth === 'factory' ? 'once activated (without one only in the factory state, see "Activation")' : c.auth ? 'yes' : 'no'}.`);
   if (c.reply === 'file') lines.push('- A success answers the file itself (not JSON); a failure answers the JSON envelope with its code.');
   if (c.fieldsPending) {
     lines.push(`- Fields: not yet defined (${c.fieldsPending}). The simulated terminal answers 10001 until then.`, '');
@@ -241,7 +343,7 @@ export function renderApiDoc(): string {
     '',
     '| retvalue | msg | English | calls | meaning | console behaviour |',
     '|---|---|---|---|---|---|',
-    ...ADDED_CODES.map((c) => `| ${c.code} | \`${c.msg}\` | ${text(c.msg)} | ${c.calls.map((n) => `\`${n}\``).join(', ')} | ${c.meaning} | ${c.console} |`),
+    ...ADDED_CODES.map((c) => `| ${c.code} | \`${c.msg}\` | ${text(c.msg)} | ${c.anyCall ?? c.calls.map((n) => `\`${n}\``).join(', ')} | ${c.meaning} | ${c.console} |`),
     '',
     '## Message ids for `msg`',
     '',
@@ -257,6 +359,7 @@ export function renderApiDoc(): string {
     'and `report` are reserved for the screens that use them. Routes themselves only require a session (SPEC §6).',
     '',
     ...refuseSection(),
+    ...securitySection(),
     ...packageSection(),
     ...commandSection(),
   ];

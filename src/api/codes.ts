@@ -50,10 +50,27 @@ export const FW_CHECKSUM = 10103;
 /** A firmware package that is not newer than the running firmware (the forced upgrade, /up, installs it). */
 export const FW_NOT_NEWER = 10104;
 
+/** The terminal is in its factory state: the factory credential signed in only to choose the administrator password (Activate); every other call answers this. */
+export const ACTIVATE_FIRST = 40105;
+/** A new administrator password that a brute-force list tries first (docs/API.md, "Activation"). */
+export const WEAK_PASSWORD = 40204;
+/** A firmware package without a signature block. */
+export const FW_UNSIGNED = 10105;
+/** A firmware package whose signature does not verify with the key it names, or is not Ed25519. */
+export const FW_BAD_SIGNATURE = 10106;
+/** A firmware package signed with a key the device does not hold. */
+export const FW_UNKNOWN_KEY = 10107;
+/** A certificate and a private key that do not belong together. */
+export const CERT_KEY_MISMATCH = 10108;
+/** A certificate that has expired or is not valid yet. */
+export const CERT_EXPIRED = 10109;
+
 export interface AddedCode {
   code: number;
   msg: string;
   calls: readonly string[];
+  /** Instead of `calls`, when any call may answer it: which, in words. */
+  anyCall?: string;
   meaning: string;
   console: string;
 }
@@ -135,5 +152,55 @@ export const ADDED_CODES: readonly AddedCode[] = [
     calls: ['UpdateMachine'],
     meaning: 'The package\'s version is not newer than the running firmware; nothing changed. The forced upgrade (/up, SetWebUpgradeMode) installs it.',
     console: 'Shows the message, which names the forced upgrade.',
+  },
+  {
+    code: ACTIVATE_FIRST,
+    msg: 'msg.activateFirst',
+    calls: [],
+    anyCall: 'every call that needs a session, except Activate and logout',
+    meaning: 'The terminal is in its factory state and this session was opened with the factory credential: it may only choose the administrator password (Activate). See "Activation".',
+    console: 'Shows the activation step: the new password twice.',
+  },
+  {
+    code: WEAK_PASSWORD,
+    msg: 'msg.weakPassword',
+    calls: ['Activate', 'EditPwd'],
+    meaning: 'The new password is one a brute-force list tries first: the factory password, one digit repeated, a run up or down, or six digits of the serial number. Nothing changed. See "Activation".',
+    console: 'Says so at the new password field; what was typed stays.',
+  },
+  {
+    code: FW_UNSIGNED,
+    msg: 'msg.fwUnsigned',
+    calls: ['UpdateMachine'],
+    meaning: 'The package carries no signature; nothing changed. The forced upgrade does not install it either.',
+    console: 'Shows the message.',
+  },
+  {
+    code: FW_BAD_SIGNATURE,
+    msg: 'msg.fwBadSignature',
+    calls: ['UpdateMachine'],
+    meaning: 'The signature does not verify with the key the package names (the package was altered after signing), or is not an Ed25519 signature; nothing changed. The forced upgrade does not install it either.',
+    console: 'Shows the message.',
+  },
+  {
+    code: FW_UNKNOWN_KEY,
+    msg: 'msg.fwUnknownKey',
+    calls: ['UpdateMachine'],
+    meaning: 'The package is signed with a key this device does not hold (another vendor or brand, or a key withdrawn); nothing changed. The forced upgrade does not install it either. See "Firmware package", key rotation.',
+    console: 'Shows the message.',
+  },
+  {
+    code: CERT_KEY_MISMATCH,
+    msg: 'msg.certKeyMismatch',
+    calls: ['GetCertificate'],
+    meaning: 'The private key does not belong to the certificate; nothing changed.',
+    console: 'Says so at the key field.',
+  },
+  {
+    code: CERT_EXPIRED,
+    msg: 'msg.certExpired',
+    calls: ['GetCertificate'],
+    meaning: 'The certificate has expired or is not valid yet (by the device\'s clock); nothing changed.',
+    console: 'Says so at the certificate field.',
   },
 ];

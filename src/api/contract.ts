@@ -9,6 +9,7 @@ import type { CallSpec, Field, Fields } from './fields.ts';
 import { SETTINGS_PAIRS } from './settings/index.ts';
 import { USER_CALLS } from './users.ts';
 import { MAINTENANCE_CALLS } from './maintenance.ts';
+import { CERTIFICATE_CALLS } from './certificate.ts';
 export type { Area, CallSpec, Field, FieldKind, Fields } from './fields.ts';
 
 /** Envelope every reply carries besides the call's own response fields (SPEC §8). */
@@ -109,7 +110,22 @@ export const CALLS = {
         doc: 'With 40303, and with 40301 or 40302 once the wrong one closed sign-in: the seconds before this address may try again (see "Sign-in attempts").',
       },
       minutes: { kind: 'int', optional: true, doc: 'With 40303: the same wait in whole minutes, rounded up; the message msg.loginLocked shows it.' },
+      activate: {
+        kind: 'flag',
+        optional: true,
+        doc: '1: the terminal is in its factory state and this was the factory credential. The session may only choose the administrator password (Activate) or sign out; any other call answers 40105. See "Activation".',
+      },
     },
+  },
+  Activate: {
+    method: 'POST',
+    path: 'Activate',
+    area: 'Session',
+    purpose: 'Leave the factory state: set the administrator password, with the session the factory credential opened. Refused with 40202 (field newpwd) when it is not six digits, and with 40204 (field newpwd) for a password a brute-force list tries first. On success the session goes on as a full one and the factory credential no longer signs in. Outside an activation session: 10001.',
+    encoding: 'json',
+    auth: true,
+    request: { newpwd: { ...sixDigits, doc: 'The new administrator password, six digits (see "Activation" for the ones refused).' } },
+    response: none,
   },
   logout: {
     method: 'GET',
@@ -212,6 +228,8 @@ export const CALLS = {
 
   // Settings pairs: GET Set<Name> reads, POST Get<Name> writes (src/api/settings/).
   ...SETTINGS_PAIRS,
+  // The HTTPS certificate (src/api/certificate.ts)
+  ...CERTIFICATE_CALLS,
 
   // Records, reports and maintenance (src/api/maintenance.ts)
   ...MAINTENANCE_CALLS,

@@ -66,8 +66,12 @@ export interface CallSpec {
   readonly encoding: 'query' | 'json' | 'form' | 'multipart';
   /** `file`: a success answers the file itself (an export, a photo); failures still answer the envelope. */
   readonly reply?: 'file';
-  /** false only for calls that work without a session token. */
-  readonly auth: boolean;
+  /**
+   * Whether a call needs a session token: true for nearly all; false for
+   * sign-in; 'factory' for the factory test's calls, open without a session
+   * only while the terminal is in its factory state (docs/API.md, "Activation").
+   */
+  readonly auth: boolean | 'factory';
   readonly request: Fields;
   readonly response: Fields;
   /** Set while the issue that builds the screen has not defined the fields yet. */

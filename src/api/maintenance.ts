@@ -16,7 +16,8 @@ export const RESTART_COUNTDOWN_S = 30;
 /** A body temperature at or above this (°C) is abnormal. */
 export const FEVER_C = 37.3;
 /**
- * The firmware package (UpdateMachine): a 108-byte header, then the payload.
+ * The firmware package (UpdateMachine): a 108-byte header, the payload, then
+ * the vendor's signature block.
  *   0   4  magic "TAFW"
  *   4   1  format version, 1
  *   5   3  zero
@@ -33,8 +34,23 @@ export const FEVER_C = 37.3;
  * first place they differ; a missing number counts as 0 and the letter does
  * not count (V2.6 = V2.6.0 < V2.6.0.1 < V2.10). docs/API.md, "Firmware
  * package", is generated from this (src/api/apidoc.ts).
+ *
+ * The signature is a block after the payload (SIGNATURE), not a new format
+ * version: it covers every byte before it as they are, with no field to
+ * blank while signing; the header stays format 1, so a package from before
+ * signing is the same bytes without the block, and is told apart as
+ * unsigned (10105) rather than as no package (10102).
  */
 export const PACKAGE = { magic: 'TAFW', version: 1, header: 108, model: [8, 32], firmware: [40, 32], length: 72, sha256: 76 } as const;
+/**
+ * The signature block, right after the payload (offsets within the block):
+ *   0   4  magic "TASG"
+ *   4   1  algorithm, 1: Ed25519 (RFC 8032, pure: over the bytes themselves)
+ *   5   3  zero
+ *   8   8  key id: the first 8 bytes of SHA-256 of the 32-byte raw public key
+ *  16  64  the Ed25519 signature of every byte before the block (header and payload)
+ */
+export const SIGNATURE = { magic: 'TASG', bytes: 80, ed25519: 1, keyId: [8, 8], value: [16, 64] } as const;
 
 /** Command codes ExecuteCommand runs (/cmd). Anything else: 10006. None runs a shell or any program. */
 export const COMMANDS = {
@@ -88,13 +104,15 @@ const reportRow = {
 
 const none = {} as const satisfies Fields;
 
-const call = <const R extends Fields, const A extends Fields>(method: 'GET' | 'POST', path: string, area: CallSpec['area'], encoding: CallSpec['encoding'], purpose: string, request: R, response: A, more: { auth?: boolean; reply?: 'file' } = {}) =>
+const call = <const R extends Fields, const A extends Fields>(method: 'GET' | 'POST', path: string, area: CallSpec['area'], encoding: CallSpec['encoding'], purpose: string, request: R, response: A, more: { auth?: boolean | 'factory'; reply?: 'file' } = {}) =>
   ({ method, path, area, encoding, purpose, request, response, auth: more.auth ?? true, ...(more.reply ? { reply: more.reply } : {}) }) as const;
 
 const XLSX =
   'an .xlsx workbook, answered as the file itself (Content-Disposition attachment). Row 1 holds the column names; every cell is a string cell with the Text number format (\'@\'), column by column, so a value that starts with =, +, -, @, a tab or a carriage return shows as text and never runs as a formula.';
 
-const snKey = (n: number) => ({ kind: 'string', optional: true, pattern: '^$|^[0-9A-Z]{5}$', doc: `Key ${n}: five characters, digits and capital letters; empty: not set. Left out of a write: unchanged.` }) as const;
+const snKey = (n: number) => ({ kind: 'string', optional: true, pattern: '^$|^[0-9A-Z]{5}$', doc: `Key ${n}: five characters, digits and capital letters; empty: not set yet.` }) as const;
+/** A write carries every key, each set: an empty or missing key is refused (10005 / 10003 naming it), so no request clears the device's identity. */
+const snKeyWrite = (n: number) => ({ kind: 'string', pattern: '^[0-9A-Z]{5}$', doc: `Key ${n}: five characters, digits and capital letters.` }) as const;
 const debug = {
   Mode: { kind: 'int', values: [0, 1, 2], doc: 'Test mode: 0 normal operation, 1 factory test (the terminal shows recognition scores and sensor values), 2 burn-in (it cycles camera, relay and screen until set back to 0).' },
 } as const satisfies Fields;
@@ -151,7 +169,7 @@ export const MAINTENANCE_CALLS = {
     'UpdateMachine',
     'Maintenance',
     'multipart',
-    `Firmware upgrade. The package (docs/API.md, "Firmware package") is checked before anything changes: 10101 above ${FIRMWARE_MAX_BYTES} bytes; 10102 when it is not a package (magic, format version, length) or is for another model; 10103 when the payload's SHA-256 does not match the header; 10104 when its version is not newer than the running one (docs/API.md, "Firmware package", says how versions compare), unless SetWebUpgradeMode opened the forced upgrade in this session. A good package answers 0 with its version, and the device restarts into it (as RestartMachine).`,
+    `Firmware upgrade. The package (docs/API.md, "Firmware package") is checked before anything changes: 10101 above ${FIRMWARE_MAX_BYTES} bytes; 10102 when it is not a package (magic, format version, length, a signature block that is not one) or is for another model; 10103 when the payload's SHA-256 does not match the header; 10105 when it carries no signature; 10106 when its signature is not Ed25519; 10107 when the key it names is not one of the device's; 10106 when the signature does not verify with that key; 10104 when its version is not newer than the running one (docs/API.md, "Firmware package", says how versions compare), unless SetWebUpgradeMode opened the forced upgrade in this session (which skips only this last check). A good package answers 0 with its version, and the device restarts into it (as RestartMachine).`,
     { File: { kind: 'file', doc: 'The firmware package.' } },
     { Version: { kind: 'string', doc: 'The version the device runs after the restart.' } },
   ),
@@ -163,18 +181,18 @@ export const MAINTENANCE_CALLS = {
     'SetWebUpgradeMode',
     'Maintenance',
     'json',
-    'Forced upgrade (/up): with the forced-upgrade password (set at the factory; not the administrator\'s), the next UpdateMachine of this session may install any version of the device\'s model, also an older one or the same one again. The forced upgrade stays open for 10 minutes; it ends sooner with the session (sign-out, restart) or once a package is installed. A package refused for another reason (10101, 10102, 10103) leaves it open. 40302 when the password is wrong.',
+    'Forced upgrade (/up): with the forced-upgrade password (set at the factory; not the administrator\'s), the next UpdateMachine of this session may install any version of the device\'s model, also an older one or the same one again. The forced upgrade stays open for 10 minutes; it ends sooner with the session (sign-out, restart) or once a package is installed. It never lets in a package that is unsigned, badly signed or signed with a key the device does not hold. A package refused for any reason leaves it open. 40302 when the password is wrong.',
     { Password: { kind: 'string', maxLength: 32, pattern: '\\S', doc: 'The forced-upgrade password.' } },
     none,
   ),
-  test_takephoto: call('POST', 'test_takephoto', 'Maintenance', 'json', 'Factory test (/test, open without a session, SPEC §2): the camera takes a photo, answered as the image itself (image/png or image/jpeg).', none, none, { auth: false, reply: 'file' }),
+  test_takephoto: call('POST', 'test_takephoto', 'Maintenance', 'json', 'Factory test (/test, SPEC §2): the camera takes a photo, answered as the image itself (image/png or image/jpeg). Open without a session only in the factory state; once activated it needs one (see "Activation").', none, none, { auth: 'factory', reply: 'file' }),
   ExecuteCommand: call('POST', 'ExecuteCommand', 'Maintenance', 'json', 'Run a service command by its code (/cmd). The device runs only the codes of its documented list (docs/API.md, "Command codes") and never a shell or any program; any other code answers 10006.', {
     Code: { kind: 'int', min: 0, max: 99999, doc: 'The command code.' },
   }, {
     Output: { kind: 'string', doc: 'What the command reports, plain text (lines separated by \\n).' },
   }),
   SetSNKeyParam: call('GET', 'SetSNKeyParam', 'Maintenance', 'query', 'Read the serial-number keys (/snkey), key1 to key5.', none, { Key1: snKey(1), Key2: snKey(2), Key3: snKey(3), Key4: snKey(4), Key5: snKey(5) }),
-  GetSNKeyParam: call('POST', 'GetSNKeyParam', 'Maintenance', 'json', 'Write the serial-number keys.', { Key1: snKey(1), Key2: snKey(2), Key3: snKey(3), Key4: snKey(4), Key5: snKey(5) }, none),
-  SetDebugParam: call('GET', 'SetDebugParam', 'Maintenance', 'query', 'Read the test mode (/test; open without a session, as the page).', none, debug, { auth: false }),
-  GetDebugParam: call('POST', 'GetDebugParam', 'Maintenance', 'json', 'Set the test mode (/test; open without a session).', debug, none, { auth: false }),
+  GetSNKeyParam: call('POST', 'GetSNKeyParam', 'Maintenance', 'json', 'Write the serial-number keys: all five, each set.', { Key1: snKeyWrite(1), Key2: snKeyWrite(2), Key3: snKeyWrite(3), Key4: snKeyWrite(4), Key5: snKeyWrite(5) }, none),
+  SetDebugParam: call('GET', 'SetDebugParam', 'Maintenance', 'query', 'Read the test mode (/test; open without a session in the factory state only).', none, debug, { auth: 'factory' }),
+  GetDebugParam: call('POST', 'GetDebugParam', 'Maintenance', 'json', 'Set the test mode (/test; open without a session in the factory state only).', debug, none, { auth: 'factory' }),
 } as const satisfies Record<string, CallSpec>;

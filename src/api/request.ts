@@ -13,7 +13,7 @@ import {
   type Reply,
   type RequestOf,
 } from './contract.ts';
-import { MESSAGES, messageFor } from './errors.ts';
+import { MSG_DEVICE_RESTART, MSG_NETWORK_CONNECTION_FAILED, MSG_NETWORK_ERROR, messageFor } from './errors.ts';
 import { $session, $superLogin, forceLogout } from '../state/session.ts';
 import { storedLanguage } from '../i18n/locale.ts';
 import { notify } from '../ui/toast.ts';
@@ -113,7 +113,7 @@ export function prepare(name: CallName, params: object = {}) {
 
 /** Says that no device answer came, and the error to throw. */
 export function noAnswer(timedOut: boolean): GoformError {
-  const text = i18n._(timedOut ? MESSAGES.networkConnectionFailed : MESSAGES.networkError);
+  const text = i18n._(timedOut ? MSG_NETWORK_CONNECTION_FAILED : MSG_NETWORK_ERROR);
   notify('error', text);
   return new GoformError(timedOut ? TIMEOUT_ERROR : NETWORK_ERROR, text, true);
 }
@@ -157,24 +157,21 @@ export function handleReply(reply: unknown, expect?: readonly number[]): Envelop
     throw new GoformError(10001, text, true);
   }
   if (reply.reboot === true || reply.reboot === 1) {
-    notify('info', i18n._(MESSAGES.deviceRestart));
+    notify('info', i18n._(MSG_DEVICE_RESTART));
     forceLogout(LOGOUT_DELAY_MS);
-    throw new GoformError(reply.retvalue, i18n._(MESSAGES.deviceRestart), true, reply);
+    throw new GoformError(reply.retvalue, i18n._(MSG_DEVICE_RESTART), true, reply);
   }
   const code = reply.retvalue;
   if (code === SUCCESS || PASSED_TO_CALLER.has(code) || expect?.includes(code as number)) return reply;
 
   switch (code) {
-    case 40104: {
-      // The device ended the session: sign out after 1 s.
-      forceLogout(LOGOUT_DELAY_MS);
-      throw new GoformError(code, messageFor(code, reply.msg), false, reply);
-    }
+    // The device ended the session (idle too long) or does not know the token: say so, sign out after 1 s; the sign-in page says it again.
+    case 40104:
     case 10002:
     case 11001: {
       const text = messageFor(code, reply.msg);
       notify('error', text);
-      forceLogout(LOGOUT_DELAY_MS);
+      forceLogout(LOGOUT_DELAY_MS, text);
       throw new GoformError(code, text, true, reply);
     }
     case 11000:

@@ -7,7 +7,7 @@ import { i18n } from '@lingui/core';
 import type { CallName } from '../api/contract.ts';
 import { rulesOf } from '../api/rules.ts';
 import { requestGoform } from '../api/request.ts';
-import { MESSAGES, messageFor } from '../api/errors.ts';
+import { MSG_SUCCESS, messageFor } from '../api/errors.ts';
 import { notify } from '../ui/toast.ts';
 import { confirmAction } from '../ui/confirm.tsx';
 import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
@@ -53,7 +53,7 @@ export async function removeAsked(picked: number, none: string, run: () => Promi
   if (!(await confirmAction())) return;
   try {
     await run();
-    notify('success', i18n._(MESSAGES.success));
+    notify('success', i18n._(MSG_SUCCESS));
   } catch {
     // Already said.
   }
@@ -93,7 +93,7 @@ export function RecordList({ def }: { def: ListDef }) {
       const named = await send(def.add, { ...payload(fields, draft, contract), ...def.params }, fields);
       if (named) setServer(named);
       else {
-        notify('success', i18n._(MESSAGES.success));
+        notify('success', i18n._(MSG_SUCCESS));
         setDraft(null);
         void load();
       }

@@ -9,7 +9,7 @@ import { i18n } from '@lingui/core';
 import type { CallName } from '../api/contract.ts';
 import { rulesOf } from '../api/rules.ts';
 import { requestGoform, type GoformError } from '../api/request.ts';
-import { MESSAGES, messageFor } from '../api/errors.ts';
+import { MSG_SUCCESS, messageFor } from '../api/errors.ts';
 import { notify } from '../ui/toast.ts';
 import { confirmAction } from '../ui/confirm.tsx';
 import { bindFields, changed, checkForm, payload, valueFields, visible, type BoundField, type FieldDef, type Problem, type Value, type Values } from './rules.ts';
@@ -149,7 +149,7 @@ export function useSettings(def: FormDef) {
     try {
       const named = await send(def.write, { ...request(n), ...payload(fields, ready.values, contract, ready.initial) }, fields, def.retry);
       if (named) return setServerErrors(named);
-      notify('success', i18n._(MESSAGES.success));
+      notify('success', i18n._(MSG_SUCCESS));
       setState({ status: 'ready', initial: ready.values, values: ready.values });
       setTouched({});
       $unsaved.set(false);

@@ -7,7 +7,7 @@ import { i18n } from '@lingui/core';
 import { Field } from '../ui/Field.tsx';
 import { requestGoform } from '../api/request.ts';
 import { messageFor } from '../api/errors.ts';
-import { signIn } from '../state/session.ts';
+import { signIn, takeNotice } from '../state/session.ts';
 import { homePath, safeRedirect } from '../shell/guard.ts';
 import { brand } from '../brand.ts';
 
@@ -29,7 +29,8 @@ export default function Login() {
   const [form, setForm] = useState<LoginForm>({ username: '', password: '' });
   const [checked, setChecked] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState('');
+  // Why the last session ended (idle, refused token), until the next attempt.
+  const [failure, setFailure] = useState(takeNotice);
   const errors = checked ? validateLogin(form) : {};
 
   const submit = async (e: FormEvent) => {
@@ -44,7 +45,8 @@ export default function Login() {
         const roles = Array.isArray(r.funs) ? r.funs : [];
         signIn(r.token, r.name || form.username.trim(), roles);
         const wanted = safeRedirect(new URLSearchParams(search).get('redirect'));
-        navigate(wanted ?? homePath(roles), { replace: true });
+        // A terminal in its factory state: choose the administrator password first (it goes on to the same redirect).
+        navigate(r.activate ? '/activate?' + search : (wanted ?? homePath(roles)), { replace: true });
         return;
       }
       setFailure(messageFor(r.retvalue, r.msg));

@@ -5,7 +5,7 @@ import { i18n } from '@lingui/core';
 import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
 import { notify } from '../ui/toast.ts';
 import { requestGoform } from '../api/request.ts';
-import { MESSAGES } from '../api/errors.ts';
+import { MSG_LANGUAGE_SETTING_FAILED } from '../api/errors.ts';
 import { activateLocale, languageName, useLocale } from '../i18n/index.ts';
 import { BUILT_LOCALES, normalizeLocale } from '../i18n/locale.ts';
 
@@ -32,7 +32,7 @@ export function LanguageDialog({ open, onClose }: { open: boolean; onClose: () =
       await activateLocale(choice, true);
       onClose();
     } catch {
-      notify('error', i18n._(MESSAGES.languageSettingFailed));
+      notify('error', i18n._(MSG_LANGUAGE_SETTING_FAILED));
     }
   };
   return (

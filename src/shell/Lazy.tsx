@@ -2,7 +2,7 @@
 // load shows "Network Error" and reloads the page after 1.5 s (SPEC §2, §9).
 import { useEffect, useState, type ComponentType } from 'react';
 import { i18n } from '@lingui/core';
-import { MESSAGES } from '../api/errors.ts';
+import { MSG_NETWORK_ERROR } from '../api/errors.ts';
 import { notify } from '../ui/toast.ts';
 import { page } from '../state/session.ts';
 import { Loading } from '../ui/Status.tsx';
@@ -25,7 +25,7 @@ export function Lazy<P extends object>({ load, props }: { load?: Loader<P>; prop
         if (live) setTick((n) => n + 1);
       },
       () => {
-        notify('error', i18n._(MESSAGES.networkError));
+        notify('error', i18n._(MSG_NETWORK_ERROR));
         setTimeout(() => page.reload(), ROUTE_ERROR_RELOAD_MS);
       },
     );

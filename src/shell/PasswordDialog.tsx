@@ -7,28 +7,22 @@ import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
 import { Field } from '../ui/Field.tsx';
 import { notify } from '../ui/toast.ts';
 import { requestGoform } from '../api/request.ts';
-import { MESSAGES, messageFor } from '../api/errors.ts';
+import { MSG_SUCCESS, messageFor } from '../api/errors.ts';
+import { WEAK_PASSWORD } from '../api/codes.ts';
 import { useStore } from '../state/use-store.ts';
 import { $session } from '../state/session.ts';
+import { PASSWORD_DIGITS, digitsOnly, validateNew, type NewPassword } from '../form/password.ts';
 
-export const PASSWORD_DIGITS = 6;
-export const digitsOnly = (v: string) => v.replace(/\D+/g, '').slice(0, PASSWORD_DIGITS);
 
-export interface PasswordForm {
+export interface PasswordForm extends NewPassword {
   oldpwd: string;
-  newpwd: string;
-  confirm: string;
 }
 type Errors = Partial<Record<keyof PasswordForm, string>>;
 
-/** The dialog's rules as a function (unit-tested). Returns message ids. */
+/** The dialog's rules as a function (unit-tested): the current password required, then the new one's rules. Returns message ids. */
 export function validatePassword(f: PasswordForm): Errors {
-  const e: Errors = {};
+  const e: Errors = validateNew(f);
   if (!f.oldpwd) e.oldpwd = /*i18n*/ 'pwd.enterCurrent';
-  if (!f.newpwd) e.newpwd = /*i18n*/ 'pwd.enterNew';
-  else if (f.newpwd.length !== PASSWORD_DIGITS) e.newpwd = /*i18n*/ 'err.40202';
-  if (!f.confirm) e.confirm = /*i18n*/ 'pwd.enterAgain';
-  else if (f.confirm !== f.newpwd) e.confirm = /*i18n*/ 'pwd.inconsistent';
   return e;
 }
 
@@ -57,9 +51,9 @@ export function PasswordDialog({ open, onClose }: { open: boolean; onClose: () =
     if (Object.keys(validatePassword(form)).length) return;
     setBusy(true);
     try {
-      const r = await requestGoform('EditPwd', { userid: session?.name ?? '', oldpwd: form.oldpwd, newpwd: form.newpwd });
+      const r = await requestGoform('EditPwd', { userid: session?.name ?? '', oldpwd: form.oldpwd, newpwd: form.newpwd }, { expect: [WEAK_PASSWORD] });
       if (r.retvalue === 0) {
-        notify('success', i18n._(MESSAGES.success));
+        notify('success', i18n._(MSG_SUCCESS));
         close();
       } else {
         // 10003 / 10005 name the field at fault; keep what was typed.

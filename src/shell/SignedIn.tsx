@@ -8,6 +8,7 @@ import { Layout } from './Layout.tsx';
 import NotFound from '../screens/NotFound.tsx';
 import { Service } from '../screens/maint/service.tsx';
 import type { Session } from '../state/session.ts';
+import Activate from '../screens/Activate.tsx';
 
 // App loads the service routes on demand from this file for /test without a session.
 export { Service };
@@ -18,5 +19,6 @@ export default function SignedIn({ location, search, session }: { location: stri
   useResolution(res, route ? i18n._(route.title) : '');
   if (!route) return null;
   if (route.inLayout) return <Layout route={route} />;
+  if (route.path === '/activate') return <Activate />;
   return route.path === '/404' ? <NotFound /> : <Service route={route} />;
 }

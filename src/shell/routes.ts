@@ -108,6 +108,8 @@ export const STANDALONE: RouteDef[] = [
   leaf('/snkey', /*i18n*/ 'route.snkey', undefined, true),
   leaf('/up', /*i18n*/ 'route.up', undefined, true),
   leaf('/cmd', /*i18n*/ 'route.cmd', undefined, true),
+  // The activation step: the factory credential's session chooses the password here (screens/Activate.tsx).
+  leaf('/activate', /*i18n*/ 'act.title', undefined, true),
 ];
 
 function flatten(): Map<string, FlatRoute> {

@@ -8,8 +8,8 @@ export function readCookie(name: string): string | undefined {
 }
 
 export function writeCookie(name: string, value: string): void {
-  // Session cookies (no expiry): the console's session ends with the browser.
-  document.cookie = `${name}=${encodeURIComponent(value)}; path=/; SameSite=Strict`;
+  // Session cookies (no expiry): the console's session ends with the browser. Over HTTPS they never travel in clear (Secure).
+  document.cookie = `${name}=${encodeURIComponent(value)}; path=/; SameSite=Strict${location.protocol == 'https:' ? '; Secure' : ''}`;
 }
 
 export function removeCookie(name: string): void {

@@ -7,6 +7,8 @@ import { readCookie, removeCookie, writeCookie } from './cookies.ts';
 export const TOKEN_COOKIE = 'Admin-Token';
 export const ROLE_COOKIE = 'sever-role';
 export const NAME_KEY = 'console.user';
+/** Where a forced logout leaves its reason for the sign-in page, across the reload. */
+const NOTICE = 'console.notice';
 
 export interface Session {
   token: string;
@@ -35,6 +37,7 @@ export const $session = atom<Session | null>(readSession());
 export const $superLogin = atom(false);
 
 export function signIn(token: string, name: string, roles: string[]): void {
+  sessionStorage.removeItem(NOTICE);
   writeCookie(TOKEN_COOKIE, token);
   writeCookie(ROLE_COOKIE, JSON.stringify(roles));
   localStorage.setItem(NAME_KEY, name);
@@ -64,10 +67,15 @@ export const page = {
 
 /**
  * Forced logout (SPEC §4, §8): clear the session now and reload after `delayMs`;
- * the route guard then sends the visitor to /login with the page to come back to.
+ * the route guard then sends the visitor to /login with the page to come back to,
+ * and the sign-in page says `why` (taken once: takeNotice()).
  */
-export function forceLogout(delayMs: number): void {
+export function forceLogout(delayMs: number, why?: string): void {
   clearSession();
+  if (why) sessionStorage.setItem(NOTICE, why);
   setTimeout(() => page.reload(), delayMs);
 }
+
+/** The reason the last forced logout left; it stays (across the reload) until the next sign-in. */
+export const takeNotice = () => sessionStorage.getItem(NOTICE) ?? '';
 

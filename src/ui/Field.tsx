@@ -14,6 +14,8 @@ export interface FieldProps {
   value: string;
   error?: string;
   onValue?: (value: string) => void;
+  /** What describes the box when there is no error (a hint above the field); the error describes it when there is one. */
+  'aria-describedby'?: string;
   /** Rewrites what is typed (e.g. strips non-digits) before it reaches state and screen. */
   normalize?: (value: string) => string;
 }
@@ -25,11 +27,11 @@ export function Field({ label, value, error, onValue, normalize, ...input }: Fie
     <div className={error ? 'field invalid' : 'field'}>
       <label htmlFor={id}>{label}</label>
       <input
-        {...(input as object)}
         id={id}
         value={value}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
+        {...(input as object)}
         onInput={(e) => {
           const el = e.currentTarget as HTMLInputElement;
           const next = normalize ? normalize(el.value) : el.value;

@@ -30,7 +30,7 @@ async function openPasswordDialog(page: import('playwright/test').Page) {
 
 test('modify password: the rules of SPEC §5, a refused change, then a real one', async ({ page, request, terminal }) => {
   const current = ADMIN.password;
-  const next = current === '654321' ? '123456' : '654321';
+  const next = current === '583920' ? '470213' : '583920';
   try {
     await modifyPassword(page, current, next);
   } finally {

@@ -9,12 +9,13 @@ import { join, resolve } from 'node:path';
 import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
 import { loadProfile, type DeviceProfile } from '../../hil/simulator/profile.ts';
 import { isFrontKind, startFront, type Front } from '../embed/servers.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 export const BRAND = process.env.BRAND ?? 'ia';
 /** The console administrator; a real terminal's may differ (CONSOLE_USER / CONSOLE_PASSWORD). */
-export const ADMIN = { username: process.env.CONSOLE_USER ?? 'admin', password: process.env.CONSOLE_PASSWORD ?? '123456' };
+export const ADMIN = TEST_ADMIN;
 
 /** The suites run against a real terminal (TERMINAL_URL): tests share it and must put back what they change. */
 export const ON_TERMINAL = !!process.env.TERMINAL_URL;
@@ -30,12 +31,15 @@ export interface Terminal {
 interface Options {
   profileName: string;
   profileOverrides: Partial<DeviceProfile>;
+  /** false: the simulated terminal starts in its factory state (not activated; docs/API.md, "Activation"). */
+  activated: boolean;
 }
 
 export const test = base.extend<Options & { terminal: Terminal; recordReplies: void; routesEnd: void }>({
   profileName: ['default', { option: true }],
   profileOverrides: [{}, { option: true }],
-  terminal: async ({ profileName, profileOverrides }, use) => {
+  activated: [true, { option: true }],
+  terminal: async ({ profileName, profileOverrides, activated }, use) => {
     if (process.env.TERMINAL_URL) {
       const url = process.env.TERMINAL_URL.replace(/\/+$/, '');
       await use({ url, restart: () => restartThroughApi(url) });
@@ -45,7 +49,7 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
     // SITE_DIR: a build elsewhere than dist/<brand> (parallel work on one checkout).
     const siteDir = process.env.SITE_DIR ?? join(ROOT, 'dist', BRAND);
     const profile = loadProfile(profileName, profileOverrides);
-    const sim = await startSimulator({ siteDir, profile, storeFile });
+    const sim = await startSimulator({ activated: activated ? TEST_ADMIN.password : undefined, siteDir, profile, storeFile });
     // FRONT_SERVER=lighttpd|nginx|civetweb: the browser talks to that real web server, which hands /goform/ to the simulator.
     const kind = process.env.FRONT_SERVER ?? '';
     if (kind && !isFrontKind(kind)) throw new Error(`FRONT_SERVER=${kind}: use lighttpd, nginx or civetweb`);

@@ -9,13 +9,22 @@
 // would destroy its data or firmware: initialization, the initialization
 // card and the forced upgrade's install skip there, saying why (the forced
 // upgrade's password check runs), and an accepted upgrade needs a real
-// package for that terminal (FIRMWARE_PACKAGE, a path), else it skips. What a
+// package for that terminal (FIRMWARE_PACKAGE, a path), else it skips. The
+// refused packages are signed with the test key, which the simulator holds,
+// or on a terminal with FIRMWARE_KEY (a vendor private key it holds); without
+// it the refusals that need a key the terminal holds are left out. What a
 // test changes (the test mode, the serial keys) it puts back.
 import type { Page } from 'playwright/test';
 import { readFileSync } from 'node:fs';
-import { test, expect, openSignedIn, signIn, expectAccessible, deviceApi, skipOnTerminal, ON_TERMINAL, RESTART_MS } from './fixtures.ts';
-import { makePackage } from '../../hil/firmware.ts';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { test, expect, openSignedIn, signIn, expectAccessible, deviceApi, skipOnTerminal, ON_TERMINAL, RESTART_MS, ADMIN } from './fixtures.ts';
+import { loadProfile } from '../../hil/simulator/profile.ts';
+import { makePackage, readSigningKey } from '../../hil/firmware.ts';
 import { PACKAGE } from '../../src/api/maintenance.ts';
+import { TEST_VENDOR_KEY } from '../keys/vendor.ts';
+
+/** A key the device holds: the test key the simulator's profile holds, or on a terminal FIRMWARE_KEY's (else none). */
+const HELD_KEY = !ON_TERMINAL ? TEST_VENDOR_KEY : process.env.FIRMWARE_KEY ? readSigningKey(readFileSync(process.env.FIRMWARE_KEY)) : undefined;
 
 /** The forced-upgrade password: the simulator's factory one, or a terminal's (UPGRADE_PASSWORD). */
 const UPGRADE_PASSWORD = process.env.UPGRADE_PASSWORD ?? '888888';
@@ -69,7 +78,7 @@ test('an upgrade shows its progress up to 100 %, then the device restarts into t
   const info = await api.call('SetInfoParam');
   let pkg: { name: string; buffer: Buffer };
   if (terminal.sim) {
-    pkg = { name: 'fw.bin', buffer: makePackage({ model: String(info.Model), version: newer(String(info.Build_Version)), payload: Buffer.alloc(3 << 20, 7) }) };
+    pkg = { name: 'fw.bin', buffer: makePackage({ model: String(info.Model), version: newer(String(info.Build_Version)), payload: Buffer.alloc(3 << 20, 7), key: HELD_KEY }) };
   } else {
     test.skip(!process.env.FIRMWARE_PACKAGE, 'an accepted upgrade on a terminal needs a real, newer package for it: set FIRMWARE_PACKAGE');
     pkg = { name: 'fw.bin', buffer: readFileSync(process.env.FIRMWARE_PACKAGE!) };
@@ -97,13 +106,27 @@ test('a package the device refuses gives its message and changes nothing', async
   const api = await deviceApi(request, terminal);
   const info = await api.call('SetInfoParam');
   await openSignedIn(page, '/advSetting/firmwareUpgrade');
-  const good = makePackage({ model: String(info.Model), version: newer(String(info.Build_Version)), payload: Buffer.alloc(4096, 1) });
-  const cases: [string, Buffer, string][] = [
+  // The running version: every check below comes before "not newer", and a terminal that skipped one would still install nothing.
+  const fields = { model: String(info.Model), version: String(info.Build_Version), payload: Buffer.alloc(4096, 1) };
+  // Signed with a key no terminal holds: enough for the refusals that come before the key is looked up.
+  const stranger = generateKeyPairSync('ed25519').privateKey;
+  const good = makePackage({ ...fields, key: HELD_KEY ?? stranger });
+  const damaged = Buffer.from(good);
+  damaged[PACKAGE.header] ^= 1;
+  const cases: [string, Buffer, string | RegExp][] = [
     ['not a package', Buffer.from('this is not firmware'), 'Upload file format Error'],
-    // The payload's last byte changed after the checksum was written.
-    ['damaged', Buffer.concat([good.subarray(0, -1), Buffer.from([2])]), 'Firmware checksum error'],
-    ['the running version', makePackage({ model: String(info.Model), version: String(info.Build_Version), payload: Buffer.alloc(16) }), 'not newer'],
+    // A payload byte changed after the checksum and the signature were written.
+    ['damaged', damaged, 'Firmware checksum error'],
+    ['unsigned', makePackage(fields), /not signed/],
+    ['signed with a key the device does not hold', makePackage({ ...fields, key: stranger }), /key the device does not trust/],
   ];
+  if (HELD_KEY) {
+    // A payload byte changed after signing, with the header's SHA-256 made to match: only the signature tells.
+    const altered = Buffer.from(good);
+    altered[PACKAGE.header] ^= 1;
+    createHash('sha256').update(altered.subarray(PACKAGE.header, PACKAGE.header + fields.payload.length)).digest().copy(altered, PACKAGE.sha256);
+    cases.push(['altered after signing', altered, /signature is not valid/], ['the running version', makePackage({ ...fields, key: HELD_KEY }), 'not newer']);
+  }
   for (const [what, buffer, message] of cases) {
     await page.getByLabel('Firmware package').setInputFiles({ name: `${what}.bin`, mimeType: 'application/octet-stream', buffer });
     await page.getByRole('button', { name: 'Upgrade' }).click();
@@ -152,6 +175,12 @@ test('initialization returns settings and users to factory values', { tag: '@lab
   await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click();
   await expect(page.getByRole('timer')).toBeVisible();
   await untilLogin(page);
+  // Back in the factory state (docs/API.md, "Activation"): the password chosen is gone, the factory credential only activates.
+  expect((await (await request.post(`${terminal.url}/goform/chklogin`, { data: ADMIN })).json()).retvalue).toBe(40302);
+  const factoryLogin = await (await request.post(`${terminal.url}/goform/chklogin`, { data: loadProfile('default').admin })).json();
+  expect(factoryLogin.activate).toBe(1);
+  const activated = await request.post(`${terminal.url}/goform/Activate`, { headers: { 'X-Token': factoryLogin.token }, data: { newpwd: ADMIN.password } });
+  expect((await activated.json()).retvalue).toBe(0);
   const after = await deviceApi(request, terminal);
   const kq = await after.call('SetKaoqinParam');
   expect([kq.RepeatTime, kq.AlarmLogs]).toEqual([factory.RepeatTime, factory.AlarmLogs]);
@@ -179,21 +208,22 @@ test('the initialization card removes the administrators\' cards', async ({ page
 });
 
 test.describe('hidden service routes', () => {
-  test('without a session only /test opens; the others ask to sign in first', async ({ page }) => {
-    for (const path of ['/snkey', '/up', '/cmd']) {
+  test('without a session each asks to sign in first, and comes back after (on an activated terminal /test too)', async ({ page }) => {
+    for (const path of ['/snkey', '/up', '/cmd', '/test']) {
       await page.goto(path);
       await expect(page).toHaveURL(new RegExp(`/login\\?redirect=${encodeURIComponent(path).replace(/\//g, '%2F')}$`));
     }
-    await page.goto('/test');
-    await expect(page.getByRole('heading', { name: 'Test' })).toBeVisible();
+    // /test without a session in the factory state: activation.spec.ts.
+    await signIn(page);
     await expect(page).toHaveURL(/\/test$/);
+    await expect(page.getByRole('heading', { name: 'Test' })).toBeVisible();
   });
 
-  test('/test takes a photo and sets the mode, without a session', async ({ page, request, terminal }) => {
+  test('/test takes a photo and sets the mode', async ({ page, request, terminal }) => {
     const api = await deviceApi(request, terminal);
     const before = (await api.call('SetDebugParam')).Mode;
     try {
-      await page.goto('/test');
+      await openService(page, '/test', 'Test');
       await page.getByRole('button', { name: 'Take photo' }).click();
       const img = page.getByRole('img', { name: 'Take photo' });
       await expect(img).toBeVisible();
@@ -218,10 +248,17 @@ test.describe('hidden service routes', () => {
     const api = await deviceApi(request, terminal);
     const before = await api.call('SetSNKeyParam');
     const [key1, key5] = [before.Key1 == 'AB12C' ? 'AB12D' : 'AB12C', before.Key5 == 'ZZ999' ? 'ZZ998' : 'ZZ999'];
+    // A key the device has not set yet reads empty, and a write must set every key (an empty one is refused).
+    const keys = [1, 2, 3, 4, 5].map((n) => String(before[`Key${n}`] || `K${n}K${n}K`));
     try {
       await openService(page, '/snkey', 'Serial key');
       for (const n of [1, 2, 3, 4, 5]) await expect(page.getByLabel(`Key ${n}`)).toHaveValue(String(before[`Key${n}`] ?? ''));
+      for (const n of [2, 3, 4]) await page.getByLabel(`Key ${n}`).fill(keys[n - 1]);
       await page.getByLabel('Key 1').fill(key1);
+      await page.getByLabel('Key 5').fill('');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByLabel('Key 5')).toHaveAttribute('aria-invalid', 'true');
+      expect(await api.call('SetSNKeyParam')).toEqual(before);
       await page.getByLabel('Key 5').fill('ab1');
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByLabel('Key 5')).toHaveAttribute('aria-invalid', 'true');
@@ -233,10 +270,11 @@ test.describe('hidden service routes', () => {
       await page.reload();
       await expect(page.getByLabel('Key 1')).toHaveValue(key1);
       await expect(page.getByLabel('Key 5')).toHaveValue(key5);
-      expect(await api.call('SetSNKeyParam')).toMatchObject({ Key1: key1, Key2: before.Key2, Key5: key5 });
+      expect(await api.call('SetSNKeyParam')).toMatchObject({ Key1: key1, Key2: keys[1], Key5: key5 });
       await expectAccessible(page, '/snkey');
     } finally {
-      expect((await api.call('GetSNKeyParam', { Key1: before.Key1, Key2: before.Key2, Key3: before.Key3, Key4: before.Key4, Key5: before.Key5 })).retvalue).toBe(0);
+      // A terminal whose keys were set gets them back; a fresh one keeps the test's (no write empties a key).
+      if (before.Key1) expect((await api.call('GetSNKeyParam', { Key1: before.Key1, Key2: before.Key2, Key3: before.Key3, Key4: before.Key4, Key5: before.Key5 })).retvalue).toBe(0);
     }
   });
 
@@ -282,7 +320,11 @@ test.describe('hidden service routes', () => {
     await expect(page.getByText('Password Error')).toBeVisible();
     await page.getByLabel('Forced-upgrade password').fill(UPGRADE_PASSWORD);
     await page.getByRole('button', { name: 'OK' }).click();
-    await page.getByLabel('Firmware package').setInputFiles({ name: 'old.bin', mimeType: 'application/octet-stream', buffer: makePackage({ model: String(info.Model), version: older, payload: Buffer.alloc(1024, 3) }) });
+    // The forced upgrade skips "not newer" only: an unsigned package is still refused, and it stays open.
+    await page.getByLabel('Firmware package').setInputFiles({ name: 'unsigned.bin', mimeType: 'application/octet-stream', buffer: makePackage({ model: String(info.Model), version: older, payload: Buffer.alloc(1024, 3) }) });
+    await page.getByRole('button', { name: 'Upgrade' }).click();
+    await expect(page.locator('.toast.error').last()).toContainText(/not signed/);
+    await page.getByLabel('Firmware package').setInputFiles({ name: 'old.bin', mimeType: 'application/octet-stream', buffer: makePackage({ model: String(info.Model), version: older, payload: Buffer.alloc(1024, 3), key: HELD_KEY }) });
     await page.getByRole('button', { name: 'Upgrade' }).click();
     await expect(page.getByRole('status').filter({ hasText: older })).toBeVisible();
     await untilLogin(page);

@@ -37,6 +37,7 @@ import { CALLS, ENVELOPE, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM, type CallSpec
 import { ADDED_CODES } from '../../src/api/codes.ts';
 import { CODE_MESSAGES } from '../../src/api/errors.ts';
 import { COMMANDS } from '../../src/api/maintenance.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 // ===========================================================================
 // The contract, as the fuzzer reads it
@@ -111,6 +112,7 @@ const READ_ONLY = new Set([
   'SetAnvizWiegandAuthorize',
   'SetBluetoothAuthorize',
   'SetBleDevGroup',
+  'SetCertificate', // the certificate served; the first-boot one is made once, at first use
   'test_takephoto', // the camera takes a picture; nothing is stored
 ]);
 export const isReadOnly = (name: string) => PAIR_READS.has(name) || READ_ONLY.has(name);
@@ -704,7 +706,8 @@ const JPEG_HEX = 'ffd8ffe000104a46494600010100000100010000ffd9';
 /**
  * Files sent to multipart calls: images, a spreadsheet as CSV, random and
  * empty files. None is a firmware package (they do not start with "TAFW"),
- * so UpdateMachine never installs anything.
+ * let alone one signed with a key the terminal holds, so UpdateMachine
+ * never installs anything.
  */
 const FILES: fc.Arbitrary<Token> = fc.oneof(
   fc.constant<Token>({ $: 'file', name: 'face.png', type: 'image/png', hex: PNG_HEX }),
@@ -1166,7 +1169,7 @@ export async function fuzzContract(o: FuzzOptions): Promise<FuzzResult> {
   const log = o.log ?? (() => undefined);
   const http = new Http(new URL(o.url), o.timeoutMs ?? 10_000);
   const username = o.username ?? 'admin';
-  const password = o.password ?? '123456';
+  const password = o.password ?? TEST_ADMIN.password;
   const failures: Failure[] = [];
   const skipped: string[] = [];
   let properties = 0;
@@ -1550,7 +1553,7 @@ export function seedFrom(text: string | undefined): number {
 }
 
 const USAGE = `Usage: npx tsx tests/fuzz/contract-fuzz.ts --url http://<terminal> [--allow-writes] [--runs N] [--seed S|random]
-         [--only call[:kind],...] [--skip call[:kind],...] [--path P] [--timeout ms] [--user admin] [--password 123456] [--no-shrink]
+         [--only call[:kind],...] [--skip call[:kind],...] [--path P] [--timeout ms] [--user admin] [--password 470213] [--no-shrink]
   --url           the terminal (or TERMINAL_URL)
   --allow-writes  also send calls that change the device: every call but ${Object.keys(NEVER_SENT).join(' and ')}
   --runs          random runs per property (one call, one kind of mutation), after its fixed examples (FUZZ_RUNS; default 4)

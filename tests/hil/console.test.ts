@@ -15,6 +15,7 @@ import { SandboxShell, resolveIn, siteDirOf, type ShellIO } from '../../hil/simu
 import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
 import { loadProfile } from '../../hil/simulator/profile.ts';
 import { ConsoleClient, T, processesWith, snapshot, sleep, waitFor } from './console-helpers.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 const HERE = import.meta.dirname;
 const hasYmodem = existsSync(resolve(HERE, '../../hil/ymodem.ts'));
@@ -47,7 +48,7 @@ tcp.before(async () => {
   mkdirSync(join(st.root, 'www.d', 'factory'), { recursive: true });
   for (const f of site('FACTORY')) writeFileSync(join(st.root, 'www.d', 'factory', f.name), f.data);
   st.restarts = [];
-  st.sim = await startSimulator({ siteDir: join(st.root, 'www'), storeFile: join(st.base, 'store.json'), profile: loadProfile('default') });
+  st.sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir: join(st.root, 'www'), storeFile: join(st.base, 'store.json'), profile: loadProfile('default') });
   st.con = await startConsole({
     root: st.root,
     hostname: 'term1',

@@ -15,6 +15,7 @@ import { checkReply, summarize } from '../../hil/conformance.ts';
 import { verifyServed, waitForHttp } from '../../hil/verify.ts';
 import { readJunit } from '../../hil/report.ts';
 import { startSimulator } from '../../hil/simulator/server.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'hil-'));
 
@@ -123,7 +124,7 @@ test('arguments, inventory and shards', async () => {
 
 test('served files: every manifest file fetched as served and compared', async () => {
   const site = fakeSite();
-  const sim = await startSimulator({ siteDir: site, storeFile: join(tmp(), 's.json') });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir: site, storeFile: join(tmp(), 's.json') });
   try {
     await waitForHttp(sim.url, 5000);
     const image = makeImage(site);
@@ -138,7 +139,7 @@ test('served files: every manifest file fetched as served and compared', async (
 });
 
 test('web server wait gives up with a clear message', async () => {
-  const sim = await startSimulator({ storeFile: join(tmp(), 's.json') });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(tmp(), 's.json') });
   try {
     let err = '';
     await waitForHttp(sim.url, 1200).catch((e) => (err = (e as Error).message));

@@ -11,6 +11,7 @@ import { loadProfile } from '../../hil/simulator/profile.ts';
 import { validate } from '../../hil/simulator/validate.ts';
 import { factoryAccess, seeds } from '../../hil/simulator/areas/access.ts';
 import { CALLS } from '../../src/api/contract.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 test('SPEC §3 / §9: nine Wiegand formats, card length 4 or 3 bytes, four time slots, seven weekdays', () => {
   const ac = CALLS.GetAccessControl.request;
@@ -37,9 +38,9 @@ test('factory values fit the contract', () => {
 });
 
 test('simulated terminal: numbered records, periods, limits and semantic checks', async () => {
-  const sim = await startSimulator({ profile: loadProfile('default', {}), storeFile: join(mkdtempSync(join(tmpdir(), 'acc-')), 's.json') });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, profile: loadProfile('default', {}), storeFile: join(mkdtempSync(join(tmpdir(), 'acc-')), 's.json') });
   try {
-    const login = (await (await fetch(`${sim.url}/goform/chklogin`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: '123456' }) })).json()) as { token: string };
+    const login = (await (await fetch(`${sim.url}/goform/chklogin`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: TEST_ADMIN.password }) })).json()) as { token: string };
     const headers = { 'X-Token': login.token };
     const get = async (path: string, q: string) => (await fetch(`${sim.url}/goform/${path}?${q}`, { headers })).json();
     const post = async (path: string, body: string, type = 'application/x-www-form-urlencoded') =>

@@ -12,6 +12,7 @@ import { loadProfile } from '../../hil/simulator/profile.ts';
 import { validate } from '../../hil/simulator/validate.ts';
 import { PAIRING_MS, seeds } from '../../hil/simulator/areas/basic.ts';
 import { CALLS, type CallName } from '../../src/api/contract.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 test('SPEC §3 / §9: DST +0 to +3 h, weeks 1 to 6 plus last and penultimate; seven weekdays; eight statuses', () => {
   const dst = CALLS.GetDSTParam.request;
@@ -35,13 +36,13 @@ test('factory values fit the contract', () => {
 });
 
 test('simulated terminal: language restart, clock, DST dates, pairing, authorization lists', async () => {
-  const sim = await startSimulator({ profile: loadProfile('default', {}), storeFile: join(mkdtempSync(join(tmpdir(), 'basic-')), 's.json') });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, profile: loadProfile('default', {}), storeFile: join(mkdtempSync(join(tmpdir(), 'basic-')), 's.json') });
   const realNow = Date.now;
   let shift = 0;
   Date.now = () => realNow() + shift;
   try {
     const signIn = async () =>
-      ((await (await fetch(`${sim.url}/goform/chklogin`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: '123456' }) })).json()) as { token: string }).token;
+      ((await (await fetch(`${sim.url}/goform/chklogin`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: TEST_ADMIN.password }) })).json()) as { token: string }).token;
     let token = await signIn();
     const get = async (path: string, q = '') => (await fetch(`${sim.url}/goform/${path}?${q}`, { headers: { 'X-Token': token } })).json();
     const post = async (path: string, body: unknown) =>

@@ -29,9 +29,10 @@ test('every SPEC §7 call is in the contract', () => {
     assert.is(CALLS[`Get${p}` as keyof typeof CALLS].method, 'POST', `Get${p} writes with POST`);
   }
   // SPEC §2 asks for a face photo upload and leaves its call open: this contract adds one to send it and one to show it.
-  const added = ['UploadUserPhoto', 'GetUserPhoto'];
+  // Issue 23 §1: leaving the factory state (Activate); §3: the HTTPS certificate, read and installed (src/api/certificate.ts).
+  const added = ['UploadUserPhoto', 'GetUserPhoto', 'Activate', 'SetCertificate', 'GetCertificate'];
   for (const name of added) assert.ok(name in CALLS, name);
-  assert.is(Object.keys(CALLS).length, spec.length + added.length, 'nothing outside SPEC §7 but the photo calls');
+  assert.is(Object.keys(CALLS).length, spec.length + added.length, 'nothing outside SPEC §7 but the calls added above');
 });
 
 test('the codes the contract adds name real calls and messages, and no SPEC §8 code', () => {
@@ -41,7 +42,9 @@ test('the codes the contract adds name real calls and messages, and no SPEC §8 
     assert.ok(en.get(c.msg), `${c.msg} has English text`);
     for (const call of c.calls) assert.ok(call in CALLS, `${call} is a call`);
   }
-  assert.equal(ADDED_CODES.map((c) => c.code), [40303, 10004, 30101, 30102, 30201, 40501, 40502, 40504, 10006, 10103, 10104]);
+  assert.equal(ADDED_CODES.map((c) => c.code), [40303, 10004, 30101, 30102, 30201, 40501, 40502, 40504, 10006, 10103, 10104, 40105, 40204, 10105, 10106, 10107, 10108, 10109]);
+  // A code any call may answer says so in words; every other code names its calls.
+  for (const c of ADDED_CODES) assert.ok(c.calls.length > 0 !== !!c.anyCall, `${c.code}: calls or anyCall`);
 });
 
 test.run();

@@ -3,7 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { render } from 'preact';
 import { english } from './helpers.ts';
-import { digitsOnly, validatePassword } from '../../src/shell/PasswordDialog.tsx';
+import { validatePassword } from '../../src/shell/PasswordDialog.tsx';
+import { digitsOnly } from '../../src/form/password.ts';
 import { validateLogin } from '../../src/screens/Login.tsx';
 import { Field } from '../../src/ui/Field.tsx';
 

@@ -18,6 +18,7 @@ import { startSimulator } from '../../hil/simulator/server.ts';
 import { loadProfile } from '../../hil/simulator/profile.ts';
 import { surroundings } from '../../hil/simulator/areas/network.ts';
 import { formatFailure, fuzzContract, seedFrom } from '../fuzz/contract-fuzz.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 /**
  * Random runs per property in CI, after its fixed examples: about 49,000 requests, 17 s on the two-core
@@ -35,6 +36,7 @@ test('the contract fuzz: every call, malformed and valid inputs from its fields,
   writeFileSync(join(site, 'index.html.gz'), page);
   writeFileSync(join(site, 'manifest.json'), JSON.stringify({ files: [{ path: 'index.html', sha256: createHash('sha256').update(page).digest('hex') }] }));
   const sim = await startSimulator({
+    activated: TEST_ADMIN.password,
     storeFile: join(dir, 'store.json'),
     siteDir: site,
     // Fewer seeded records (the searches are not what is measured here); an enrolment ends at once, so no

@@ -17,8 +17,11 @@ import { FORCED_UPGRADE_MS, PHOTO_SIZE } from '../../hil/simulator/areas/mainten
 import { encodePng } from '../../hil/png.ts';
 import { compareVersions, isNewer, makePackage, readPackage } from '../../hil/firmware.ts';
 import { CALLS, type CallName } from '../../src/api/contract.ts';
-import { FIRMWARE_MAX_BYTES, PACKAGE } from '../../src/api/maintenance.ts';
+import { FIRMWARE_MAX_BYTES, PACKAGE, SIGNATURE } from '../../src/api/maintenance.ts';
+import { TEST_VENDOR_KEY } from '../keys/vendor.ts';
 import { callSimulator } from './helpers.ts';
+import { TEST_ADMIN } from '../admin.ts';
+import { ACTIVATE_FIRST } from '../../src/api/codes.ts';
 
 type Rec = Record<string, unknown>;
 const tmp = () => mkdtempSync(join(tmpdir(), 'maint-'));
@@ -39,8 +42,8 @@ interface Device {
 
 async function device(overrides: ProfileOverrides = {}, options: { profile?: string; storeFile?: string; now?: () => number } = {}): Promise<Device> {
   const storeFile = options.storeFile ?? join(tmp(), 'store.json');
-  const sim = await startSimulator({ storeFile, profile: loadProfile(options.profile ?? 'default', { seedUsers: 20, restartMs: 150, ...overrides }), now: options.now });
-  const login = async (password = '123456') => {
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile, profile: loadProfile(options.profile ?? 'default', { seedUsers: 20, restartMs: 150, ...overrides }), now: options.now });
+  const login = async (password: string = TEST_ADMIN.password) => {
     const r = await callSimulator(sim.url, 'chklogin', { username: 'admin', password });
     assert.is(r.retvalue, 0, 'signed in');
     return r.token as string;
@@ -72,7 +75,8 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-const pkg = (version: string, extra: { model?: string; payload?: Uint8Array } = {}) => makePackage({ model: extra.model ?? 'T10', version, payload: extra.payload ?? Buffer.from('firmware image '.repeat(100)) });
+/** A package signed with the test key, which the default profile holds (tests/unit/firmware.test.ts checks the signature rules). */
+const pkg = (version: string, extra: { model?: string; payload?: Uint8Array } = {}) => makePackage({ model: extra.model ?? 'T10', version, payload: extra.payload ?? Buffer.from('firmware image '.repeat(100)), key: TEST_VENDOR_KEY });
 const err = (code: number, msg: string, field?: string) => (field === undefined ? { retvalue: code, msg } : { retvalue: code, msg, field });
 
 // ---------------------------------------------------------------------------
@@ -107,7 +111,7 @@ fw('readPackage: not a package -> null; a changed payload is not intact', () => 
   assert.is(readPackage(changed((b) => (b[PACKAGE.model[0] + 10] = 0x41))), null, 'text after the NUL');
   assert.is(readPackage(changed((b) => b.write('\0\0\0', PACKAGE.model[0]))), null, 'empty model');
   assert.is(readPackage(changed((b) => b.write('beta', PACKAGE.firmware[0]))), null, 'a version that is not one');
-  assert.is(readPackage(changed((b) => (b[b.length - 1] ^= 1)))!.intact, false);
+  assert.is(readPackage(changed((b) => (b[PACKAGE.header] ^= 1)))!.intact, false);
 });
 
 fw('makePackage refuses what the header cannot carry', () => {
@@ -160,7 +164,8 @@ rs('a restart keeps the store; restart() and whenUp() for harnesses', async () =
     const r = d.sim.restart();
     assert.is(d.sim.restart(), r, 'one restart at a time');
     await r;
-    assert.equal(await d.call('SetDebugParam', {}, ''), { retvalue: 0, Mode: 1 });
+    assert.equal(await d.call('SetDebugParam'), { retvalue: 10002, msg: 'err.10002' }, 'the session ended with the restart');
+    assert.equal(await d.call('SetDebugParam', {}, await d.login()), { retvalue: 0, Mode: 1 });
     await d.sim.whenUp();
   } finally {
     await d.close();
@@ -203,7 +208,7 @@ init('everything back to a fresh store\'s state but the firmware and the serial-
     assert.equal(await d.upgrade(pkg('V2.7.0')), { retvalue: 0, Version: 'V2.7.0' });
     await d.sim.whenUp();
     d.token = await d.login();
-    const keys = { Key1: 'AB12C', Key2: '', Key3: '99999', Key4: '', Key5: 'ZZZZZ' };
+    const keys = { Key1: 'AB12C', Key2: '00000', Key3: '99999', Key4: 'Q1W2E', Key5: 'ZZZZZ' };
     for (const [name, params] of [
       ['GetSNKeyParam', keys],
       ['GetDebugParam', { Mode: 2 }],
@@ -211,7 +216,7 @@ init('everything back to a fresh store\'s state but the firmware and the serial-
       ['GetKaoqinParam', { ...(await d.call('SetKaoqinParam')), RepeatTime: 7 }],
       ['adduser', { UserID: '5000', UserName: 'New Person', Admin: 0, Group: 0, IdentifyMode: 0, Shift: 0 }],
       ['deleteuser', { UserID: '2' }],
-      ['EditPwd', { userid: 'admin', oldpwd: '123456', newpwd: '654321' }],
+      ['EditPwd', { userid: 'admin', oldpwd: TEST_ADMIN.password, newpwd: '583920' }],
     ] as [CallName, Rec][]) {
       delete params.retvalue;
       assert.is((await d.call(name, params)).retvalue, 0, name);
@@ -239,9 +244,13 @@ init('everything back to a fresh store\'s state but the firmware and the serial-
     assert.not.ok(existsSync(`${d.storeFile}.photos`), 'photos deleted');
     assert.equal(JSON.parse(readFileSync(d.storeFile, 'utf8')), state, 'on disk');
 
-    // Over HTTP: the factory password, the factory values.
+    // Over HTTP: the factory state (the chosen password is gone, the factory one only activates), then the factory values.
     assert.equal(await d.call('SetInfoParam'), { retvalue: 10002, msg: 'err.10002' });
-    d.token = await d.login('123456');
+    assert.is((await callSimulator(d.sim.url, 'chklogin', { username: 'admin', password: '583920' })).retvalue, 40302, 'the password chosen before is gone');
+    assert.is((await callSimulator(d.sim.url, 'chklogin', { username: 'admin', password: TEST_ADMIN.password })).retvalue, 40302);
+    d.token = await d.login(profile.admin.password);
+    assert.equal(await d.call('SetKaoqinParam'), { retvalue: ACTIVATE_FIRST, msg: 'msg.activateFirst' }, 'the factory credential only activates');
+    assert.equal(await d.call('Activate', { newpwd: TEST_ADMIN.password }), { retvalue: 0 });
     assert.is((await d.call('SetKaoqinParam')).RepeatTime, fresh.settings.KaoqinParam.RepeatTime);
     assert.equal(await d.call('SetDebugParam'), { retvalue: 0, Mode: 0 });
     assert.equal(await d.call('SetSNKeyParam'), { retvalue: 0, ...keys });
@@ -277,9 +286,9 @@ up('every refusal, in the contract\'s order, changes nothing', async () => {
     assert.equal(await d.upgrade(pkg('V2.6.19', { model: 'Simulated terminal T10' })), bad(10102), 'the description is not the model');
     // Another model with a bad checksum: the model is checked first.
     const otherAndBroken = pkg('V2.6.19', { model: 'T2' });
-    otherAndBroken[otherAndBroken.length - 1] ^= 1;
+    otherAndBroken[PACKAGE.header] ^= 1;
     assert.equal(await d.upgrade(otherAndBroken), bad(10102), 'model before checksum');
-    const broken = changed((b) => (b[b.length - 1] ^= 1));
+    const broken = changed((b) => (b[PACKAGE.header] ^= 1));
     assert.equal(await d.upgrade(broken), bad(10103, 'msg.fwChecksum'), 'payload changed');
     const brokenAndOld = pkg('V1.0');
     brokenAndOld[PACKAGE.sha256] ^= 1;
@@ -304,7 +313,7 @@ up('too large: 10101, for a file just over the limit and a body far over it', as
     assert.equal(await d.upgrade(over), err(10101, 'err.10101', 'File'), 'one byte over (a package of that size too)');
     assert.equal(await d.upgrade(Buffer.alloc(FIRMWARE_MAX_BYTES + (1 << 20))), err(10101, 'err.10101', 'File'), 'a body over the limit');
     // A package that is just within the limit reaches the checks (here: not newer).
-    const full = pkg('V1.0', { payload: Buffer.alloc(FIRMWARE_MAX_BYTES - PACKAGE.header) });
+    const full = pkg('V1.0', { payload: Buffer.alloc(FIRMWARE_MAX_BYTES - PACKAGE.header - SIGNATURE.bytes) });
     assert.is(full.length, FIRMWARE_MAX_BYTES);
     assert.equal(await d.upgrade(full), err(10104, 'msg.fwNotNewer', 'File'));
     // Other multipart calls keep their own limit.
@@ -345,17 +354,18 @@ up('a good package: answers its version, restarts into it, SetInfoParam shows it
 
 up('the forced upgrade: the right password opens it for this session only; any version of the model, once', async () => {
   let clock = Date.now();
-  const d = await device({}, { now: () => clock });
+  // Sessions idle for an hour stay open here: the clock jumps past the forced upgrade's 10 minutes.
+  const d = await device({ sessionIdleMs: 3_600_000 }, { now: () => clock });
   try {
     const other = await d.login();
-    assert.equal(await d.call('SetWebUpgradeMode', { Password: '123456' }), err(40302, 'err.40302', 'Password'), 'the administrator password is not it');
+    assert.equal(await d.call('SetWebUpgradeMode', { Password: TEST_ADMIN.password }), err(40302, 'err.40302', 'Password'), 'the administrator password is not it');
     assert.equal(await d.upgrade(pkg('V2.6.0')), err(10104, 'msg.fwNotNewer', 'File'), 'a wrong password opens nothing');
     assert.equal(await d.call('SetWebUpgradeMode', { Password: '888888' }, ''), { retvalue: 10002, msg: 'err.10002' }, 'needs a session');
     assert.equal(await d.call('SetWebUpgradeMode', { Password: '888888' }), { retvalue: 0 });
     assert.equal(await d.upgrade(pkg('V2.6.0'), other), err(10104, 'msg.fwNotNewer', 'File'), 'not for another session');
     // Refusals for other reasons leave it open; another model is still refused.
     const broken = pkg('V2.6.0');
-    broken[broken.length - 1] ^= 1;
+    broken[PACKAGE.header] ^= 1;
     assert.equal(await d.upgrade(broken), err(10103, 'msg.fwChecksum', 'File'));
     assert.equal(await d.upgrade(pkg('V2.6.0', { model: 'T2' })), err(10102, 'err.10102', 'File'));
     assert.equal(await d.upgrade(pkg('V2.6.0')), { retvalue: 0, Version: 'V2.6.0' }, 'an older version');
@@ -451,9 +461,14 @@ function pngChunks(data: Buffer): { type: string; data: Buffer }[] {
   return out;
 }
 
-misc('test_takephoto without a session: a PNG, 160 x 120, different at every call', async () => {
+misc('test_takephoto: a PNG, 160 x 120, different at every call; once activated only with a session', async () => {
+  // An activated terminal: no photo for a stranger, forged token or none.
+  for (const token of ['', 'forged']) {
+    const res = await fetch(`${d.sim.url}/goform/test_takephoto?_t=1`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': token }, body: '{}' });
+    assert.equal(await res.json(), { retvalue: 10002, msg: 'err.10002' }, `token "${token}"`);
+  }
   const shot = async () => {
-    const res = await fetch(`${d.sim.url}/goform/test_takephoto?_t=1`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${d.sim.url}/goform/test_takephoto?_t=1`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': d.token }, body: '{}' });
     assert.is(res.status, 200);
     assert.is(res.headers.get('content-type'), 'image/png');
     return Buffer.from(await res.arrayBuffer());
@@ -472,7 +487,7 @@ misc('test_takephoto without a session: a PNG, 160 x 120, different at every cal
   const b = await shot();
   assert.not.ok(a.equals(b), 'another picture');
   // Unknown fields are still refused.
-  const r = await fetch(`${d.sim.url}/goform/test_takephoto?_t=1`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"x":1}' });
+  const r = await fetch(`${d.sim.url}/goform/test_takephoto?_t=1`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': d.token }, body: '{"x":1}' });
   assert.equal(await r.json(), { retvalue: 10005, msg: 'err.10005', field: 'x' });
 });
 
@@ -502,9 +517,16 @@ misc('ExecuteCommand: the documented codes answer plain text; any other code 100
   assert.equal(await d.call('ExecuteCommand', { Code: 100 }, ''), { retvalue: 10002, msg: 'err.10002' });
 });
 
-misc('serial-number keys: stored and read back; a malformed key 10005', async () => {
+misc('serial-number keys: stored and read back; a malformed, empty or missing key refused', async () => {
   assert.equal(await d.call('SetSNKeyParam'), { retvalue: 0, Key1: '', Key2: '', Key3: '', Key4: '', Key5: '' });
-  const keys = { Key1: 'A1B2C', Key2: '00000', Key3: '', Key4: 'ZZZZZ', Key5: '12345' };
+  // An empty body, or keys left empty, never answers 0.
+  assert.equal(await d.call('GetSNKeyParam', {}), { retvalue: 10003, msg: 'err.10003', field: 'Key1' });
+  assert.equal(await d.call('GetSNKeyParam', { Key1: '', Key2: '', Key3: '', Key4: '', Key5: '' }), { retvalue: 10005, msg: 'err.10005', field: 'Key1' });
+  const keys = { Key1: 'A1B2C', Key2: '00000', Key3: 'K3K3K', Key4: 'ZZZZZ', Key5: '12345' };
+  assert.equal(await d.call('GetSNKeyParam', { ...keys, Key3: '' }), { retvalue: 10005, msg: 'err.10005', field: 'Key3' });
+  const { Key4: _, ...four } = keys;
+  assert.equal(await d.call('GetSNKeyParam', four), { retvalue: 10003, msg: 'err.10003', field: 'Key4' });
+  assert.equal(await d.call('SetSNKeyParam'), { retvalue: 0, Key1: '', Key2: '', Key3: '', Key4: '', Key5: '' }, 'nothing stored');
   assert.equal(await d.call('GetSNKeyParam', keys), { retvalue: 0 });
   assert.equal(await d.call('SetSNKeyParam'), { retvalue: 0, ...keys });
   assert.equal(d.sim.store.get().settings.SNKeyParam, keys, 'in the store');
@@ -515,14 +537,29 @@ misc('serial-number keys: stored and read back; a malformed key 10005', async ()
   assert.equal(await d.call('GetSNKeyParam', keys, ''), { retvalue: 10002, msg: 'err.10002' });
 });
 
-misc('test mode: read and set without a session; stored', async () => {
-  assert.is(CALLS.SetDebugParam.auth, false);
-  assert.equal(await d.call('SetDebugParam', {}, ''), { retvalue: 0, Mode: 0 });
-  assert.equal(await d.call('GetDebugParam', { Mode: 2 }, ''), { retvalue: 0 });
-  assert.equal(await d.call('SetDebugParam', {}, ''), { retvalue: 0, Mode: 2 });
+misc('test mode: without a session in the factory state only; stored', async () => {
+  assert.is(CALLS.SetDebugParam.auth, 'factory');
+  // This terminal is activated: a stranger can neither read nor change the test mode.
+  for (const token of ['', 'forged']) {
+    assert.equal(await d.call('SetDebugParam', {}, token), { retvalue: 10002, msg: 'err.10002' });
+    assert.equal(await d.call('GetDebugParam', { Mode: 1 }, token), { retvalue: 10002, msg: 'err.10002' });
+  }
+  assert.equal(await d.call('GetDebugParam', { Mode: 2 }), { retvalue: 0 }, 'with a session');
+  assert.equal(await d.call('SetDebugParam'), { retvalue: 0, Mode: 2 });
   assert.equal(d.sim.store.get().settings.DebugParam, { Mode: 2 });
-  assert.equal(await d.call('GetDebugParam', { Mode: 3 }, ''), { retvalue: 10005, msg: 'err.10005', field: 'Mode' });
-  assert.equal(await d.call('GetDebugParam', {}, ''), { retvalue: 10003, msg: 'err.10003', field: 'Mode' });
-  assert.equal(await d.call('GetDebugParam', { Mode: 0 }), { retvalue: 0 }, 'with a session too');
+  assert.equal(await d.call('GetDebugParam', { Mode: 3 }), { retvalue: 10005, msg: 'err.10005', field: 'Mode' });
+  assert.equal(await d.call('GetDebugParam', {}), { retvalue: 10003, msg: 'err.10003', field: 'Mode' });
+  assert.equal(await d.call('GetDebugParam', { Mode: 0 }), { retvalue: 0 });
+  // A terminal in its factory state: /test is open, as the factory's test station needs it.
+  const factory = await startSimulator({ storeFile: join(tmp(), 'store.json'), profile: loadProfile('default', { seedUsers: 0, seedRecords: 0 }) });
+  try {
+    assert.equal(await callSimulator(factory.url, 'GetDebugParam', { Mode: 1 }, ''), { retvalue: 0 });
+    assert.equal(await callSimulator(factory.url, 'SetDebugParam', {}, ''), { retvalue: 0, Mode: 1 });
+    const photo = await fetch(`${factory.url}/goform/test_takephoto?_t=1`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    assert.is(photo.headers.get('content-type'), 'image/png');
+    assert.equal(await callSimulator(factory.url, 'SetSNKeyParam', {}, ''), { retvalue: 10002, msg: 'err.10002' }, 'the keys need a session even so');
+  } finally {
+    await factory.close();
+  }
 });
 misc.run();

@@ -11,6 +11,7 @@ import { surroundings } from '../../hil/simulator/areas/network.ts';
 import { CALLS, type CallName } from '../../src/api/contract.ts';
 import { callSimulator } from './helpers.ts';
 import { isIPv4, isMask } from '../../src/form/rules.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 const p = suite('network contract patterns');
 
@@ -59,9 +60,9 @@ async function untilDone(name: CallName, params?: Record<string, unknown>) {
 const wifi = () => sim.store.get().settings.Wirless;
 
 s.before.each(async () => {
-  sim = await startSimulator({ storeFile: join(mkdtempSync(join(tmpdir(), 'net-')), 'store.json') });
+  sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(mkdtempSync(join(tmpdir(), 'net-')), 'store.json') });
   Object.assign(surroundings(sim.store), { scanMs: 60, joinMs: 10, searchMs: 60, pairMs: 10 });
-  token = (await call('chklogin', { username: 'admin', password: '123456' })).token as string;
+  token = (await call('chklogin', { username: 'admin', password: TEST_ADMIN.password })).token as string;
 });
 s.after.each(() => sim.close());
 

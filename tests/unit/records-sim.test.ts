@@ -16,6 +16,7 @@ import { FIXTURE, SEED_FIRST_DAY, SEED_LAST_DAY, clearRecords } from '../../hil/
 import type { Context } from '../../hil/simulator/types.ts';
 import { CALLS, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM, type CallName } from '../../src/api/contract.ts';
 import { FEVER_C, REPORT_MAX_DAYS } from '../../src/api/maintenance.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 type Rec = Record<string, unknown>;
 interface Row {
@@ -76,8 +77,8 @@ interface Device {
 
 async function device(options: { profile?: string; overrides?: ProfileOverrides; dir?: string } = {}): Promise<Device> {
   const dir = options.dir ?? tmp();
-  const sim = await startSimulator({ storeFile: join(dir, 'store.json'), profile: loadProfile(options.profile ?? 'default', options.overrides) });
-  const token = json(await callOn(sim.url, 'chklogin', { username: 'admin', password: '123456' })).token as string;
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(dir, 'store.json'), profile: loadProfile(options.profile ?? 'default', options.overrides) });
+  const token = json(await callOn(sim.url, 'chklogin', { username: 'admin', password: TEST_ADMIN.password })).token as string;
   const raw = (name: CallName, params: Rec = {}) => callOn(sim.url, name, params, token);
   const d: Device = {
     sim,

@@ -12,6 +12,7 @@ import { LoginGuard } from '../../hil/simulator/login-guard.ts';
 import { realMoment } from '../../hil/simulator/validate.ts';
 import { LOGIN_LOCKED, LOGIN_LOCK_RULES, REQUEST_MAX_BYTES } from '../../src/api/codes.ts';
 import { CALLS } from '../../src/api/contract.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 type Json = Record<string, unknown>;
 
@@ -36,8 +37,8 @@ const post = async (name: string, body: string | Buffer, type = 'application/jso
 const read = async (name: string) => JSON.parse((await send(`${sim.url}/goform/${name}`, { headers: { 'X-Token': token } })).text) as Json;
 
 t.before(async () => {
-  sim = await startSimulator({ storeFile: join(mkdtempSync(join(tmpdir(), 'refuse-')), 'store.json') });
-  token = JSON.parse((await send(`${sim.url}/goform/chklogin`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: '123456' }) })).text).token;
+  sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(mkdtempSync(join(tmpdir(), 'refuse-')), 'store.json') });
+  token = JSON.parse((await send(`${sim.url}/goform/chklogin`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: TEST_ADMIN.password }) })).text).token;
 });
 t.after(() => sim.close());
 
@@ -49,7 +50,9 @@ t('built-in object names beside valid fields are refused on every settings write
   for (const w of writes) {
     const before = await read(`Set${w.slice(3)}`);
     const fields = CALLS[w as keyof typeof CALLS].request;
-    const valid = JSON.stringify(Object.fromEntries(Object.entries(before).filter(([k]) => k in fields)));
+    // The serial-number keys read empty at the factory, but a write must set each (GetSNKeyParam refuses an empty key).
+    const values = w === 'GetSNKeyParam' ? Object.fromEntries(Object.keys(fields).map((k) => [k, 'AAAAA'])) : before;
+    const valid = JSON.stringify(Object.fromEntries(Object.entries(values).filter(([k]) => k in fields)));
     for (const name of ['toString', 'valueOf', 'constructor', '__proto__', 'hasOwnProperty']) {
       const r = await post(w, valid.replace(/}$/, `${valid === '{}' ? '' : ','}"${name}":"${'x'.repeat(1000)}"}`));
       assert.is(r.retvalue, 10005, `${w} with ${name}`);
@@ -164,19 +167,19 @@ g('made-up user names from one address count against the address', () => {
 });
 
 g('over HTTP: 40303 with wait and minutes, whatever the password, while closed', async () => {
-  const s = await startSimulator({ storeFile: join(mkdtempSync(join(tmpdir(), 'lock-')), 'store.json') });
+  const s = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(mkdtempSync(join(tmpdir(), 'lock-')), 'store.json') });
   try {
     const login = async (password: string) => JSON.parse((await send(`${s.url}/goform/chklogin`, { method: 'POST', body: JSON.stringify({ username: 'admin', password }) })).text) as Json;
     for (let i = 0; i < R.free; i++) assert.is((await login('000000')).retvalue, 40302);
     const closing = await login('000000');
     assert.is(closing.retvalue, 40302);
     assert.is(closing.wait, R.firstWaitS);
-    const locked = await login('123456');
+    const locked = await login(TEST_ADMIN.password);
     assert.is(locked.retvalue, LOGIN_LOCKED, 'the right password waits too');
     assert.is(locked.msg, 'msg.loginLocked');
     assert.is(locked.minutes, 1);
     await new Promise((r) => setTimeout(r, R.firstWaitS * 1000 + 50));
-    assert.is((await login('123456')).retvalue, 0, 'open again after the wait');
+    assert.is((await login(TEST_ADMIN.password)).retvalue, 0, 'open again after the wait');
   } finally {
     await s.close();
   }

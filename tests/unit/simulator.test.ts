@@ -15,12 +15,13 @@ import { IMPLEMENTED } from '../../hil/simulator/api.ts';
 import { Store, writeFileAtomic } from '../../hil/simulator/store.ts';
 import { CALLS } from '../../src/api/contract.ts';
 import { callSimulator } from './helpers.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sim-'));
 
 const call = (sim: Simulator, name: keyof typeof CALLS, params: Record<string, unknown> = {}, token?: string) => callSimulator(sim.url, name, params, token);
 
-async function login(sim: Simulator, password = '123456'): Promise<string> {
+async function login(sim: Simulator, password: string = TEST_ADMIN.password): Promise<string> {
   const r = await call(sim, 'chklogin', { username: 'admin', password });
   assert.is(r.retvalue, 0);
   return r.token as string;
@@ -54,18 +55,18 @@ let sim: Simulator;
 let dir: string;
 api.before(async () => {
   dir = tmp();
-  sim = await startSimulator({ storeFile: join(dir, 'store.json') });
+  sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(dir, 'store.json') });
 });
 api.after(() => sim.close());
 
 api('sign in: wrong user 40301, wrong password 40302, empty 40101 / 40201, right one gets token and funs', async () => {
-  assert.is((await call(sim, 'chklogin', { username: 'root', password: '123456' })).retvalue, 40301);
+  assert.is((await call(sim, 'chklogin', { username: 'root', password: TEST_ADMIN.password })).retvalue, 40301);
   const bad = await call(sim, 'chklogin', { username: 'admin', password: 'nope' });
   assert.equal(bad, { retvalue: 40302, msg: 'err.40302' });
   assert.is((await call(sim, 'chklogin', { username: '', password: 'x' })).retvalue, 40101);
   assert.is((await call(sim, 'chklogin', { username: 'admin', password: '' })).retvalue, 40201);
   assert.is((await call(sim, 'chklogin', { username: 'admin' })).retvalue, 10003);
-  const ok = await call(sim, 'chklogin', { username: 'admin', password: '123456' });
+  const ok = await call(sim, 'chklogin', { username: 'admin', password: TEST_ADMIN.password });
   assert.is(ok.retvalue, 0);
   assert.match(ok.token as string, /^[0-9a-f]{32}$/);
   assert.equal(ok.funs, sim.profile.funs);
@@ -108,28 +109,28 @@ api('info answers the profile and live counts', async () => {
 
 api('EditPwd: wrong old 40302, bad format 40202, each changes nothing; a good change persists', async () => {
   const token = await login(sim);
-  assert.equal(await call(sim, 'EditPwd', { userid: 'admin', oldpwd: '000000', newpwd: '654321' }, token), { retvalue: 40302, msg: 'err.40302', field: 'oldpwd' });
-  assert.equal(await call(sim, 'EditPwd', { userid: 'admin', oldpwd: '123456', newpwd: '65432' }, token), { retvalue: 40202, msg: 'err.40202', field: 'newpwd' });
-  assert.is((await call(sim, 'EditPwd', { userid: 'admin', oldpwd: '123456', newpwd: 'abcdef' }, token)).retvalue, 40202);
-  assert.is((await call(sim, 'EditPwd', { userid: 'other', oldpwd: '123456', newpwd: '654321' }, token)).retvalue, 40301);
-  assert.is(JSON.parse(readFileSync(join(dir, 'store.json'), 'utf8')).admin.password, '123456');
-  assert.is((await call(sim, 'EditPwd', { userid: 'admin', oldpwd: '123456', newpwd: '654321' }, token)).retvalue, 0);
-  assert.is(JSON.parse(readFileSync(join(dir, 'store.json'), 'utf8')).admin.password, '654321');
+  assert.equal(await call(sim, 'EditPwd', { userid: 'admin', oldpwd: '000000', newpwd: '583920' }, token), { retvalue: 40302, msg: 'err.40302', field: 'oldpwd' });
+  assert.equal(await call(sim, 'EditPwd', { userid: 'admin', oldpwd: TEST_ADMIN.password, newpwd: '65432' }, token), { retvalue: 40202, msg: 'err.40202', field: 'newpwd' });
+  assert.is((await call(sim, 'EditPwd', { userid: 'admin', oldpwd: TEST_ADMIN.password, newpwd: 'abcdef' }, token)).retvalue, 40202);
+  assert.is((await call(sim, 'EditPwd', { userid: 'other', oldpwd: TEST_ADMIN.password, newpwd: '583920' }, token)).retvalue, 40301);
+  assert.is(JSON.parse(readFileSync(join(dir, 'store.json'), 'utf8')).admin.password, TEST_ADMIN.password);
+  assert.is((await call(sim, 'EditPwd', { userid: 'admin', oldpwd: TEST_ADMIN.password, newpwd: '583920' }, token)).retvalue, 0);
+  assert.is(JSON.parse(readFileSync(join(dir, 'store.json'), 'utf8')).admin.password, '583920');
   await sim.close();
-  sim = await startSimulator({ storeFile: join(dir, 'store.json') });
-  assert.is((await call(sim, 'chklogin', { username: 'admin', password: '123456' })).retvalue, 40302, 'old password gone after restart');
-  await login(sim, '654321');
+  sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(dir, 'store.json') });
+  assert.is((await call(sim, 'chklogin', { username: 'admin', password: TEST_ADMIN.password })).retvalue, 40302, 'old password gone after restart');
+  await login(sim, '583920');
 });
 
 api('checkPower confirms the administrator password', async () => {
-  const token = await login(sim, '654321');
-  assert.is((await call(sim, 'checkPower', { password: '654321' }, token)).retvalue, 0);
-  assert.is((await call(sim, 'checkPower', { password: '123456' }, token)).retvalue, 40302);
+  const token = await login(sim, '583920');
+  assert.is((await call(sim, 'checkPower', { password: '583920' }, token)).retvalue, 0);
+  assert.is((await call(sim, 'checkPower', { password: TEST_ADMIN.password }, token)).retvalue, 40302);
   assert.is((await call(sim, 'checkPower', {}, token)).retvalue, 10003);
 });
 
 api('language setting: read, write, validated', async () => {
-  const token = await login(sim, '654321');
+  const token = await login(sim, '583920');
   assert.is((await call(sim, 'SetLanguageSettingItem', {}, token)).LanguageSettingItem, 1);
   assert.is((await call(sim, 'GetLanguageSettingItem', { LanguageSettingItem: 0 }, token)).retvalue, 0);
   assert.is((await call(sim, 'SetLanguageSettingItem', {}, token)).LanguageSettingItem, 0);
@@ -144,7 +145,7 @@ api('the simulated terminal answers every call of the contract', async () => {
 
 api('an idle session ends with 40104', async () => {
   const d = tmp();
-  const s2 = await startSimulator({ storeFile: join(d, 's.json'), profile: loadProfile('default', { sessionIdleMs: 50 }) });
+  const s2 = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(d, 's.json'), profile: loadProfile('default', { sessionIdleMs: 50 }) });
   try {
     const token = await login(s2);
     await new Promise((r) => setTimeout(r, 120));
@@ -156,7 +157,7 @@ api('an idle session ends with 40104', async () => {
 
 api('a reduced profile answers a reduced function list', async () => {
   const d = tmp();
-  const s2 = await startSimulator({ storeFile: join(d, 's.json'), profile: loadProfile('lite') });
+  const s2 = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(d, 's.json'), profile: loadProfile('lite') });
   try {
     const token = await login(s2);
     const funs = (await call(s2, 'GetDeviceFunList', {}, token)).funs as string[];
@@ -200,8 +201,8 @@ st('a killed simulator loses no acknowledged change', async () => {
   const url: string = await new Promise((resolve) => child.stdout!.once('data', (b) => resolve(String(b).trim())));
   const post = async (path: string, body: unknown, token?: string) =>
     (await (await fetch(`${url}/goform/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(token ? { 'X-Token': token } : {}) }, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
-  const token = (await post('chklogin', { username: 'admin', password: '123456' })).token as string;
-  let current = '123456';
+  const token = (await post('chklogin', { username: 'admin', password: TEST_ADMIN.password })).token as string;
+  let current: string = TEST_ADMIN.password;
   let acked = current;
   const sent: string[] = [];
   const killAt = 15 + Math.floor(Math.random() * 20);
@@ -240,7 +241,7 @@ web.before(async () => {
     manifest.files.push({ path: name, bytes: text.length, gzipBytes: gz.length, sha256: createHash('sha256').update(gz).digest('hex') });
   }
   writeFileSync(join(siteDir, 'manifest.json'), JSON.stringify(manifest));
-  site = await startSimulator({ storeFile: join(tmp(), 's.json'), siteDir });
+  site = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(tmp(), 's.json'), siteDir });
 });
 web.after(() => site.close());
 
@@ -290,7 +291,7 @@ web('a second visit revalidates with ETag and gets 304', async () => {
 web('no console installed: a plain 503, the API still answers', async () => {
   site.setSite(join(siteDir, 'missing'));
   assert.is((await raw('/')).status, 503);
-  assert.is((await call(site, 'chklogin', { username: 'admin', password: '123456' })).retvalue, 0);
+  assert.is((await call(site, 'chklogin', { username: 'admin', password: TEST_ADMIN.password })).retvalue, 0);
   site.setSite(siteDir);
   assert.is((await raw('/')).status, 200, 'serving again once a console is there');
 });

@@ -18,6 +18,7 @@ import type { User } from '../../hil/simulator/types.ts';
 import { CALLS, type CallName } from '../../src/api/contract.ts';
 import { PHOTO_MAX_BYTES, SHEET_MAX_BYTES, SHEET_MAX_ROWS, USER_FIELDS } from '../../src/api/users.ts';
 import { callSimulator } from './helpers.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 type Rec = Record<string, unknown>;
 const tmp = () => mkdtempSync(join(tmpdir(), 'users-'));
@@ -37,8 +38,8 @@ interface Device {
 
 async function device(overrides: ProfileOverrides = {}, options: { profile?: string; dir?: string; now?: () => number } = {}): Promise<Device> {
   const dir = options.dir ?? tmp();
-  const sim = await startSimulator({ storeFile: join(dir, 'store.json'), profile: loadProfile(options.profile ?? 'default', overrides), now: options.now });
-  const login = await callSimulator(sim.url, 'chklogin', { username: 'admin', password: '123456' });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(dir, 'store.json'), profile: loadProfile(options.profile ?? 'default', overrides), now: options.now });
+  const login = await callSimulator(sim.url, 'chklogin', { username: 'admin', password: TEST_ADMIN.password });
   const token = login.token as string;
   const d: Device = {
     sim,
@@ -160,7 +161,7 @@ seed('10,000 users seed; the records name users 1 and 2', async () => {
 
 seed('a store of the old user shape is brought up to the contract shape', async () => {
   const dir = tmp();
-  const old = { admin: { username: 'admin', password: '123456' }, users: [{ id: '2', name: 'Li Wei', card: '1002', fingerprints: 1, face: 1, iris: 0 }, { id: '1', name: 'Ana García', card: '1001', fingerprints: 2, face: 0, iris: 0 }] };
+  const old = { admin: { username: 'admin', password: TEST_ADMIN.password, activated: true }, users: [{ id: '2', name: 'Li Wei', card: '1002', fingerprints: 1, face: 1, iris: 0 }, { id: '1', name: 'Ana García', card: '1001', fingerprints: 2, face: 0, iris: 0 }] };
   writeFileSync(join(dir, 'store.json'), JSON.stringify(old));
   const d = await device({}, { dir });
   try {
@@ -892,7 +893,7 @@ keep('a killed simulator loses no acknowledged user and no acknowledged photo', 
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures/sim-child.ts'), storeFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise((r) => child.once('exit', r));
   const url: string = await new Promise((resolve) => child.stdout!.once('data', (buf) => resolve(String(buf).trim())));
-  const token = (await callSimulator(url, 'chklogin', { username: 'admin', password: '123456' })).token as string;
+  const token = (await callSimulator(url, 'chklogin', { username: 'admin', password: TEST_ADMIN.password })).token as string;
   const photo = jpeg();
   const form = new FormData();
   form.append('UserID', '1');

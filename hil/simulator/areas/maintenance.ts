@@ -18,8 +18,9 @@
 import { rmSync } from 'node:fs';
 import { encodePng } from '../../png.ts';
 import { COMMANDS, FIRMWARE_MAX_BYTES } from '../../../src/api/maintenance.ts';
-import { ADDED_CODES, FW_CHECKSUM, FW_NOT_NEWER, UNKNOWN_COMMAND } from '../../../src/api/codes.ts';
-import { isNewer, readPackage } from '../../firmware.ts';
+import { ADDED_CODES, FW_BAD_SIGNATURE, FW_CHECKSUM, FW_NOT_NEWER, FW_UNKNOWN_KEY, FW_UNSIGNED, UNKNOWN_COMMAND } from '../../../src/api/codes.ts';
+import { checkSignature, isNewer, readPackage, type SignatureVerdict } from '../../firmware.ts';
+import { firmwareKeysFor } from '../profile.ts';
 import { reject, type CallImpl, type Context, type DeviceState, type FileReply, type Session, type Upload, type User } from '../types.ts';
 import { clearRecords, recordCount } from './records.ts';
 import { enrolment, userCounts } from './users.ts';
@@ -91,16 +92,28 @@ async function initialize(ctx: Context): Promise<void> {
 // ---------------------------------------------------------------------------
 // Firmware upgrade
 
+/** The code of each signature that is not good (checkSignature gives them in the contract's order). */
+const SIGNATURE_CODES = new Map<SignatureVerdict, number>([
+  ['unsigned', FW_UNSIGNED],
+  ['not-ed25519', FW_BAD_SIGNATURE],
+  ['unknown-key', FW_UNKNOWN_KEY],
+  ['bad', FW_BAD_SIGNATURE],
+]);
+
 /**
  * UpdateMachine's checks, in the contract's order: size (10101), a package
- * for this model (10102), checksum (10103), newer than the running firmware
- * unless forced (10104). Nothing changes before all have passed.
+ * for this model (10102), checksum (10103), signed (10105) with Ed25519
+ * (10106) by a key of the terminal's brand (10107) and verified (10106),
+ * newer than the running firmware unless forced (10104; the forced upgrade
+ * skips this one check only). Nothing changes before all have passed.
  */
 async function upgrade(ctx: Context, file: Upload): Promise<{ Version: string }> {
   if (file.data.length > FIRMWARE_MAX_BYTES) refuse(10101, 'File');
   const pkg = readPackage(file.data);
   if (!pkg || pkg.model !== ctx.profile.modelCode) return refuse(10102, 'File');
   if (!pkg.intact) refuse(FW_CHECKSUM, 'File');
+  const code = SIGNATURE_CODES.get(checkSignature(pkg, firmwareKeysFor(ctx.profile, ctx.brand)));
+  if (code !== undefined) refuse(code, 'File');
   if (!isNewer(pkg.version, running(ctx)) && !forced(ctx)) refuse(FW_NOT_NEWER, 'File');
   // The payload itself is not kept: the simulated terminal "runs" the version it names.
   await ctx.store.update((s) => {

@@ -15,7 +15,7 @@ export const seeds: Record<string, Record<string, unknown>> = {
   // Factory state: access point, so a new terminal can be reached to set it up.
   Wirless: { WifiMode: 1, Ssid: '', Password: '', Security: 1, Encryption: 0, Identity: '', Ca: 0, Eap: 0, Inner: 0, ApNameMode: 0, ApName: '', ApPassword: '12345678' },
   CommMode: { Mode: 0, Port: 5010, PwdSwitch: 0, Password: '', ServerType: 0, ServerIp: '192.168.1.100', ServerUrl: '' },
-  RestParam: { Protocol: 0, Port: 80, RestApi: 0 },
+  RestParam: { Protocol: 0, Port: 80, RestApi: 0, HostNames: '', IdleMinutes: 10 },
   CloudParam: { CloudCode: 'C7X2K9Q4', CloudPassword: 'cloud-2026', CloudServer: 'cloud.example.com' },
   BluetoothParam: { BleOption: 1, BleServer: 1, BleClient: 0, BleAddress: '' },
   MqttCloudParam: { Switch: 0, Users: '', Password: '' },

@@ -7,6 +7,14 @@ const ipv4 = (doc: string) => ({ kind: 'string', pattern: `^${OCTET}(\\.${OCTET}
 const M = '(255|254|252|248|240|224|192|128|0)';
 const MASK = `^(255\\.255\\.255\\.${M}|255\\.255\\.${M}\\.0|255\\.${M}\\.0\\.0|(254|252|248|240|224|192|128)\\.0\\.0\\.0)$`;
 const HOST = '^(https?://)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?(/[^\\s]*)?$';
+/** How many names the administrator may add (RestParam.HostNames), and how long each may be. */
+export const HOST_NAMES_MAX = 8;
+export const HOST_NAME_MAX_LENGTH = 253;
+/** One added host name: DNS labels of 1 to 63 letters, digits and hyphens (not at either end), dot-separated; no lookahead, so any regex engine (and fast-check) takes it. */
+const LABEL = '[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const NAME = `${LABEL}(\\.${LABEL})*`;
+/** One name alone, for a configuration writer (build/servers.ts). */
+export const HOST_NAME_PATTERN = `^${NAME}$`;
 const MAC = '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$';
 /** A Bluetooth device as searches and the paired list answer it. */
 const bleDevice = {
@@ -67,6 +75,14 @@ export const NETWORK_PAIRS = {
     Protocol: { kind: 'int', values: [0, 1], doc: 'Protocol of the device\'s web console and REST API: 0 HTTP, 1 HTTPS. Changing it (or Port) moves the console: sign in again at the new address.' },
     Port: port('Port of the web console and REST API, 1 to 65535 (80 for HTTP and 443 for HTTPS are usual).'),
     RestApi: { kind: 'flag', doc: '1: the REST API is open to other systems (with the administrator\'s credentials).' },
+    HostNames: {
+      kind: 'string',
+      optional: true,
+      maxLength: HOST_NAMES_MAX * (HOST_NAME_MAX_LENGTH + 1),
+      pattern: `^$|^${NAME}( ${NAME}){0,${HOST_NAMES_MAX - 1}}$`,
+      doc: `Names the console may be opened by besides an IP address and localhost (docs/API.md, "Host and Origin"): up to ${HOST_NAMES_MAX} DNS names (labels of 1 to 63 letters, digits and hyphens, separated by dots), separated by single spaces; empty: none. A request for any other name is answered 421. Absent: unchanged.`,
+    },
+    IdleMinutes: { kind: 'int', optional: true, min: 1, max: 60, doc: 'A session unused this many minutes ends (its next call answers 40104), 1 to 60; 10 at the factory. Absent: unchanged.' },
   }),
   ...pair('CloudParam', 'Network', 'cloud settings', {
     CloudCode: { kind: 'string', maxLength: 32, pattern: '^[A-Za-z0-9]{1,32}$', doc: 'Cloud code: the device\'s code on the cloud service (printed on its label), 1 to 32 letters and digits.' },

@@ -9,7 +9,7 @@ import { SettingsForm } from '../../form/SettingsForm.tsx';
 import { Failed, Loading } from '../../ui/Status.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { requestGoform } from '../../api/request.ts';
-import { MESSAGES, messageFor } from '../../api/errors.ts';
+import { MSG_FAILED, MSG_SUCCESS, messageFor } from '../../api/errors.ts';
 import type { Envelope, RequestOf, ResponseOf } from '../../api/contract.ts';
 import { notify } from '../../ui/toast.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
@@ -80,7 +80,7 @@ function AuthList({ title, read, status, remove }: ListProps) {
     setBusy(true);
     try {
       const r = await call({ Macs: picked });
-      notify(r.retvalue === 0 ? 'success' : 'error', r.retvalue === 0 ? i18n._(MESSAGES.success) : messageFor(r.retvalue, r.msg));
+      notify(r.retvalue === 0 ? 'success' : 'error', r.retvalue === 0 ? i18n._(MSG_SUCCESS) : messageFor(r.retvalue, r.msg));
     } catch {
       // Already told by the request layer.
     }
@@ -88,7 +88,7 @@ function AuthList({ title, read, status, remove }: ListProps) {
     setBusy(false);
   };
   let body;
-  if (failed) body = <Failed message={i18n._(MESSAGES.failed)} retry={load} />;
+  if (failed) body = <Failed message={i18n._(MSG_FAILED)} retry={load} />;
   else if (!list) body = <Loading />;
   else
     body = (

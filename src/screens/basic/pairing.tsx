@@ -8,7 +8,7 @@ import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
 import { POLL_MS, untilDone } from '../../api/poll.ts';
-import { MESSAGES, messageFor } from '../../api/errors.ts';
+import { MSG_SUCCESS, messageFor } from '../../api/errors.ts';
 import type { Reply } from '../../api/contract.ts';
 import { notify } from '../../ui/toast.ts';
 
@@ -29,7 +29,7 @@ export function WiganPairing() {
       const r = await untilDone(() => requestGoform('AnvizWiegandMatch', { Route: route }), () => mounted.current, POLL_MS, Infinity);
       if (r?.retvalue === 0) {
         setFound(r);
-        notify('success', i18n._(MESSAGES.success));
+        notify('success', i18n._(MSG_SUCCESS));
       } else if (r) notify('error', messageFor(r.retvalue, r.msg));
     } catch {
       // Already told by the request layer.

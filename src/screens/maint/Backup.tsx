@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
-import { MESSAGES } from '../../api/errors.ts';
+import { MSG_SUCCESS } from '../../api/errors.ts';
 import { saveFile } from '../../api/file.ts';
 import { brand } from '../../brand.ts';
 import { Control } from '../../form/Control.tsx';
@@ -63,11 +63,11 @@ export default function Backup() {
         if (it.part.link && !asked) m = (asked = await confirmAction(i18n._(CONFIRM_SAVE))) ? null : '';
         if (m == null) {
           m = await restore(it, v).catch((e: Error) => e.message);
-          say(name + ': ' + (m ?? i18n._(MESSAGES.success)));
+          say(name + ': ' + (m ?? i18n._(MSG_SUCCESS)));
         }
         if (m != null) return say(i18n._('bak.stop', { name }));
       }
-      notify('success', i18n._(MESSAGES.success));
+      notify('success', i18n._(MSG_SUCCESS));
       if (asked) await offerLogin();
     });
 

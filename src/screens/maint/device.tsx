@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
 import { upload } from '../../api/file.ts';
-import { MESSAGES } from '../../api/errors.ts';
+import { MSG_SUCCESS } from '../../api/errors.ts';
 import { clearSession } from '../../state/session.ts';
 import { Waiting } from '../../ui/Countdown.tsx';
 import { FilePick } from '../../ui/FilePick.tsx';
@@ -47,7 +47,7 @@ const action = (call: () => Promise<{ retvalue: unknown }>, label: string, text?
       const r = await call().catch(() => null);
       if (r?.retvalue !== 0) return;
       if (restarts) setGone(true);
-      else notify('success', i18n._(MESSAGES.success));
+      else notify('success', i18n._(MSG_SUCCESS));
     };
     return (
       <section className="panel">
@@ -83,7 +83,7 @@ export function Upgrade() {
     return (
       <>
         <p role="status">
-          {i18n._(MESSAGES.success)}: {version}
+          {i18n._(MSG_SUCCESS)}: {version}
         </p>
         <Restarting />
       </>

@@ -1,7 +1,8 @@
 // The hidden service routes (SPEC §2): /snkey, /up, /test, /cmd. They sit
 // outside the layout, and ship in its file (loaded on demand, never on the
 // login page). The route guard lets only /test open without a session.
-import { useState, type ComponentType } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
+import { useLocation } from 'wouter';
 import { i18n } from '@lingui/core';
 import type { FlatRoute } from '../../shell/routes.ts';
 import { requestGoform } from '../../api/request.ts';
@@ -12,9 +13,10 @@ import { opts } from '../../form/rules.ts';
 import { ConfirmHost } from '../../ui/confirm.tsx';
 import { Upgrade } from './device.tsx';
 import { UNKNOWN_COMMAND } from '../../api/codes.ts';
+import { $session } from '../../state/session.ts';
 
 // Device messages these screens show by the `msg` the device answers: marked for the catalogue, dropped from the code.
-void [/*i18n*/ 'msg.badCommand', /*i18n*/ 'msg.fwChecksum', /*i18n*/ 'msg.fwNotNewer'];
+void [/*i18n*/ 'msg.badCommand', /*i18n*/ 'msg.fwChecksum', /*i18n*/ 'msg.fwNotNewer', /*i18n*/ 'msg.fwUnsigned', /*i18n*/ 'msg.fwBadSignature', /*i18n*/ 'msg.fwUnknownKey'];
 
 function Up() {
   const [open, setOpen] = useState(false);
@@ -49,7 +51,26 @@ const Cmd = () => (
   />
 );
 
+/**
+ * /test opens without a session, but only a terminal in its factory state
+ * answers it so (docs/API.md, "Activation"). Without a session it asks the
+ * device first: once activated, that is 10002, and the visitor signs in and
+ * comes back here (a forced logout would reload /test and ask again).
+ */
 function Test() {
+  const [, navigate] = useLocation();
+  const [open, setOpen] = useState(!!$session.get());
+  useEffect(() => {
+    if (!open)
+      requestGoform('SetDebugParam', {}, { expect: [10002] }).then(
+        (r) => (r.retvalue === 10002 ? navigate('/login?redirect=%2Ftest', { replace: true }) : setOpen(true)),
+        () => undefined,
+      );
+  }, []);
+  return open ? <TestScreen /> : null;
+}
+
+function TestScreen() {
   const [src, setSrc] = useState('');
   return (
     <>

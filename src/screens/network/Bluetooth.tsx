@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { i18n } from '@lingui/core';
 import type { ResponseOf } from '../../api/contract.ts';
 import { requestGoform } from '../../api/request.ts';
-import { MESSAGES } from '../../api/errors.ts';
+import { MSG_FAILED, MSG_SUCCESS } from '../../api/errors.ts';
 import { notify } from '../../ui/toast.ts';
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
 import { Failed, Loading } from '../../ui/Status.tsx';
@@ -93,7 +93,7 @@ function BleDevices() {
     try {
       const r = await requestGoform('GetBleConnect', { Address: d.Address });
       if (r.retvalue === 0) {
-        notify('success', i18n._(MESSAGES.success));
+        notify('success', i18n._(MSG_SUCCESS));
         await loadPaired();
       }
     } catch {
@@ -106,7 +106,7 @@ function BleDevices() {
   return (
     <section className="panel" style={{ marginTop: '1rem' }}>
       {paired === 'failed' ? (
-        <Failed message={i18n._(MESSAGES.failed)} retry={loadPaired} />
+        <Failed message={i18n._(MSG_FAILED)} retry={loadPaired} />
       ) : paired ? (
         <Devices title={i18n._('net.paired')} list={paired} />
       ) : (

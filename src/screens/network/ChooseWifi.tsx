@@ -6,7 +6,7 @@ import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
 import type { ResponseOf } from '../../api/contract.ts';
 import { requestGoform } from '../../api/request.ts';
-import { MESSAGES } from '../../api/errors.ts';
+import { MSG_WIFI_SCAN_FAILED } from '../../api/errors.ts';
 import { Table } from '../../ui/Table.tsx';
 import { SECURITY } from './forms.tsx';
 import { untilDone } from '../../api/poll.ts';
@@ -53,7 +53,7 @@ export default function ChooseWifi() {
         </p>
       ) : list === 'failed' ? (
         <p className="form-error" role="alert">
-          {i18n._(MESSAGES.wifiScanFailed)}
+          {i18n._(MSG_WIFI_SCAN_FAILED)}
         </p>
       ) : (
         <Table

@@ -8,7 +8,7 @@ import { i18n } from '@lingui/core';
 import { rulesOf } from '../../api/rules.ts';
 import { requestGoform, type GoformError } from '../../api/request.ts';
 import { JOIN_FAILED } from '../../api/codes.ts';
-import { MESSAGES, messageFor } from '../../api/errors.ts';
+import { MSG_SUCCESS, messageFor } from '../../api/errors.ts';
 import { notify } from '../../ui/toast.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
 import { Control } from '../../form/Control.tsx';
@@ -52,7 +52,7 @@ export function JoinForm({ ssid, security = 1 }: { ssid?: string; security?: num
         const text = messageFor(r.retvalue, r.msg);
         return r.field ? setServerError({ field: r.field, text }) : notify('error', text);
       }
-      notify('success', i18n._(MESSAGES.success));
+      notify('success', i18n._(MSG_SUCCESS));
       if (await offerLogin()) return;
       navigate('/network/wirless');
     } catch (err) {

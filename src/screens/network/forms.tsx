@@ -5,16 +5,17 @@ import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
 import { opts } from '../../form/rules.ts';
-import { MESSAGES } from '../../api/errors.ts';
+import { MSG_NETWORK_CHANGE_WARNING } from '../../api/errors.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
 import { clearSession } from '../../state/session.ts';
 import { JOIN_FAILED } from '../../api/codes.ts';
+import { Certificate } from './Certificate.tsx';
 
 export const CONFIRM_SAVE = /*i18n*/ 'net.confirmSave';
 
 /** After a change that may move the device: offer the login page (signing out sends the guard there). */
 export async function offerLogin(): Promise<boolean> {
-  const go = await confirmAction(i18n._(MESSAGES.networkChangeWarning));
+  const go = await confirmAction(i18n._(MSG_NETWORK_CHANGE_WARNING));
   if (go) clearSession();
   return go;
 }
@@ -131,6 +132,8 @@ export const CommMode = () => <SettingsForm def={commModeForm} />;
 // Security protocol (SPEC §2 /network/securityOne): HTTP or HTTPS and the port
 // of the web console and REST API, and the REST API switch. Changing the
 // protocol or port moves this page, so it is saved like a network change.
+// Also who may reach the console: the other names it answers to (any other
+// name gets 421: DNS rebinding) and how long an unused session lasts.
 
 const securityForm: FormDef = linkForm({
   read: 'SetRestParam',
@@ -139,10 +142,18 @@ const securityForm: FormDef = linkForm({
     { name: 'Protocol', kind: 'select', label: /*i18n*/ 'net.protocol', options: opts(/*i18n*/ 'net.http', /*i18n*/ 'net.https') },
     { name: 'Port', kind: 'port', label: /*i18n*/ 'net.port' },
     { name: 'RestApi', kind: 'switch', label: /*i18n*/ 'net.restApi' },
+    { name: 'HostNames', kind: 'text', label: /*i18n*/ 'net.hostNames' },
+    { name: 'IdleMinutes', kind: 'number', label: /*i18n*/ 'net.idle', unit: /*i18n*/ 'unit.minutes' },
   ],
 });
 
-export const Security = () => <SettingsForm def={securityForm} />;
+// Below it, the certificate HTTPS serves (Certificate.tsx).
+export const Security = () => (
+  <>
+    <SettingsForm def={securityForm} />
+    <Certificate />
+  </>
+);
 
 // Cloud (SPEC §3 Network): cloud code, password, server.
 

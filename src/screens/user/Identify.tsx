@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
 import { requestFile } from '../../api/file.ts';
-import { MESSAGES } from '../../api/errors.ts';
+import { MSG_SUCCESS } from '../../api/errors.ts';
 import { notify } from '../../ui/toast.ts';
 import { FilePick } from '../../ui/FilePick.tsx';
 import { EnrolState, WithUser, useEnrol, useUser, type UserInfo } from './enrol.tsx';
@@ -35,7 +35,7 @@ function Face({ u, reload }: { u: UserInfo; reload: () => void }) {
     setBusy(true);
     try {
       await requestGoform('UploadUserPhoto', { UserID: u.UserID, Photo: file });
-      notify('success', i18n._(MESSAGES.success));
+      notify('success', i18n._(MSG_SUCCESS));
       setStored(file);
       setFile(null);
     } catch {
