@@ -7,7 +7,8 @@
 // build/serving.ts's, the same the simulator and the server configurations use.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_PREFIX, INDEX, cacheControl, contentType, cspFor, etagOf } from './serving.ts';
+import { API_PREFIX, HOST_NAMES_MAX, HOST_REFUSED, INDEX, ORIGIN_REFUSED, cacheControl, contentType, cspFor, etagOf } from './serving.ts';
+import { HSTS, TLS12_CIPHERS } from './access.ts';
 
 export interface TableFile {
   /** Path in the set, without a leading slash (app-4K4OOUAK.js). */
@@ -20,10 +21,10 @@ export interface TableFile {
 export const C_HEADER = 'console_files.h';
 export const C_SOURCE = 'console_files.c';
 
-/** A C string literal for ASCII text (paths, types, ETags). */
+/** A C string literal for ASCII text (paths, types, ETags; a line break in a page's text). */
 function cString(s: string): string {
-  if (!/^[\x20-\x7e]*$/.test(s)) throw new Error(`not printable ASCII, cannot go in the C table: ${JSON.stringify(s)}`);
-  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  if (!/^[\x20-\x7e\n]*$/.test(s)) throw new Error(`not printable ASCII, cannot go in the C table: ${JSON.stringify(s)}`);
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}"`;
 }
 
 function cBytes(data: Uint8Array): string {
@@ -73,6 +74,20 @@ extern "C" {
 #define CONSOLE_API_PREFIX ${cString(API_PREFIX)}
 /* The Content-Security-Policy header value, sent with every file (the manifest's csp). */
 #define CONSOLE_CSP ${cString(csp)}
+
+/* Who the console answers (docs/EMBEDDING.md, "Host names and HTTPS"): a Host that is not an IP
+ * literal, localhost or one of the at most CONSOLE_HOST_NAMES_MAX names the administrator added
+ * gets ${HOST_REFUSED.status} and CONSOLE_HOST_REFUSED; a ${API_PREFIX} call whose Origin does not name its Host
+ * gets ${ORIGIN_REFUSED.status} and CONSOLE_ORIGIN_REFUSED (both text/plain; charset=utf-8). */
+#define CONSOLE_HOST_NAMES_MAX ${HOST_NAMES_MAX}
+#define CONSOLE_HOST_REFUSED_STATUS ${HOST_REFUSED.status}
+#define CONSOLE_HOST_REFUSED ${cString(HOST_REFUSED.body)}
+#define CONSOLE_ORIGIN_REFUSED_STATUS ${ORIGIN_REFUSED.status}
+#define CONSOLE_ORIGIN_REFUSED ${cString(ORIGIN_REFUSED.body)}
+/* HTTPS: the Strict-Transport-Security value (sent only when RestParam.Protocol is 1), and the
+ * TLS 1.2 ciphers (TLS 1.2 and 1.3 only). */
+#define CONSOLE_HSTS ${cString(HSTS)}
+#define CONSOLE_TLS12_CIPHERS ${cString(TLS12_CIPHERS)}
 
 enum console_cache {
   CONSOLE_CACHE_REVALIDATE = 0, /* index.html: "${cacheControl(INDEX)}" */

@@ -13,12 +13,19 @@ need=()
 [ -x "$CHROMIUM" ] || need+=(chromium)
 command -v socat >/dev/null || need+=(socat)
 command -v rb >/dev/null && command -v sb >/dev/null || need+=(lrzsz)
-# The console behind real web servers (tests/embed): Debian's lighttpd, nginx, civetweb and busybox.
+# The console behind real web servers (tests/embed): Debian's lighttpd (with its TLS and Lua
+# modules), nginx, civetweb (OpenSSL's headers for its TLS), busybox; openssl makes the tests' CA,
+# certutil (libnss3-tools) makes Chromium trust it.
 [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
+[ -f /usr/lib/lighttpd/mod_openssl.so ] || need+=(lighttpd-mod-openssl)
+[ -f /usr/lib/lighttpd/mod_magnet.so ] || need+=(lighttpd-modules-lua)
 [ -x /usr/sbin/nginx ] || need+=(nginx)
 [ -f /usr/include/civetweb.h ] || need+=(libcivetweb-dev)
+[ -f /usr/include/openssl/ssl.h ] || need+=(libssl-dev)
 command -v busybox >/dev/null || need+=(busybox)
 command -v gcc >/dev/null || need+=(gcc)
+command -v openssl >/dev/null || need+=(openssl)
+command -v certutil >/dev/null || need+=(libnss3-tools)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing Debian packages: ${need[*]}"
@@ -108,9 +115,11 @@ playwright
 
 step "real web servers" "the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits"
 uvu tests/embed '\.test\.ts$'
+# Plain HTTP through each server is proven by the tests above; the browser goes through each over
+# HTTPS, trusting a CA the run makes (tests/embed/pki.ts; npm run test:embed does HTTP as well).
 for server in lighttpd nginx civetweb; do
-  echo "-- the browser through $server (tests tagged @smoke)"
-  FRONT_SERVER=$server playwright --grep @smoke
+  echo "-- the browser through $server over HTTPS (tests tagged @smoke)"
+  FRONT_SERVER=$server FRONT_TLS=1 playwright --grep @smoke
 done
 
 step "React 19 build" "the same source on React 19 (dist-react/$brand): the tests tagged @smoke"

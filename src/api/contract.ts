@@ -300,3 +300,6 @@ export const HEADERS = {
 export const TIMESTAMP_PARAM = '_t';
 export const GOFORM_PREFIX = '/goform/';
 export const REQUEST_TIMEOUT_MS = 60_000;
+/** The function list is fetched on load, then every 30 s up to 10 more times (SPEC §2 Layout, §9). */
+export const FUN_REFRESH_MS = 30_000;
+export const FUN_REFRESH_TIMES = 10;

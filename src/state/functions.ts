@@ -2,9 +2,9 @@
 // every 30 s, up to 10 more times. The list gates the sidebar.
 import { requestGoform } from '../api/request.ts';
 import { setRoles } from './session.ts';
+import { FUN_REFRESH_MS, FUN_REFRESH_TIMES } from '../api/contract.ts';
 
-export const FUN_REFRESH_MS = 30_000;
-export const FUN_REFRESH_TIMES = 10;
+export { FUN_REFRESH_MS, FUN_REFRESH_TIMES };
 
 export async function fetchFunctions(): Promise<void> {
   try {

@@ -1,4 +1,5 @@
 // Sign-in, route guard, logout, 404 (SPEC §2, §4, §5).
+import { FUN_REFRESH_MS, FUN_REFRESH_TIMES } from '../../src/api/contract.ts';
 import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, withoutFunctions, ON_TERMINAL, RESTART_MS, keepSettings, deviceApi } from './fixtures.ts';
 
 
@@ -116,7 +117,11 @@ test.describe('a device that ends idle sessions', () => {
         const api = await deviceApi(request, terminal);
         expect((await api.call('GetRestParam', { ...(await api.read('SetRestParam')), IdleMinutes: 1 })).retvalue).toBe(0);
       }
+      // The layout refreshes the function list every 30 s, 10 times (SPEC §9), which keeps a session in use for 5 minutes:
+      // the page's clock runs those 5 minutes refresh by refresh, each answered, so the session is idle from then on.
+      await page.clock.install();
       await openSignedIn(page, '/network/ethernet');
+      for (let i = 0; i < FUN_REFRESH_TIMES; i++) await Promise.all([page.waitForResponse(/\/goform\/GetDeviceFunList/), page.clock.runFor(FUN_REFRESH_MS)]);
       // The session's idle time counts from the device's last request: wait for the page's own calls to end
       // (no request for 500 ms), then longer than the idle time. A slow machine only makes the idle time longer.
       await page.waitForLoadState('networkidle');

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
 import { loadProfile, type DeviceProfile } from '../../hil/simulator/profile.ts';
 import { isFrontKind, startFront, type Front } from '../embed/servers.ts';
+import { chromiumHome, extraCaFile } from '../embed/pki.ts';
 import { TEST_ADMIN } from '../admin.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -35,7 +36,21 @@ interface Options {
   activated: boolean;
 }
 
+/**
+ * FRONT_TLS=1 (with FRONT_SERVER): the console over HTTPS, trusting the tests' own CA
+ * (tests/embed/pki.ts), made here in the runner before it starts the workers: they inherit
+ * it, and Node's own calls (the request fixture, fetch) trust it by NODE_EXTRA_CA_CERTS
+ * (with any certificates that already named), which Node reads only when a process starts. Chromium trusts it through its NSS database.
+ */
+export const FRONT_TLS = !!process.env.FRONT_TLS && !!process.env.FRONT_SERVER;
+if (FRONT_TLS && !process.env.TERMINAL_URL) process.env.NODE_EXTRA_CA_CERTS = extraCaFile(process.env.NODE_EXTRA_CA_CERTS);
+
 export const test = base.extend<Options & { terminal: Terminal; recordReplies: void; routesEnd: void }>({
+  // Over TLS, Chromium gets a home folder whose NSS database trusts the test CA: nothing is ignored.
+  launchOptions: [
+    async ({ launchOptions }, use) => use(FRONT_TLS ? { ...launchOptions, env: { ...process.env, ...launchOptions.env, HOME: chromiumHome() } } : launchOptions),
+    { scope: 'worker' },
+  ],
   profileName: ['default', { option: true }],
   profileOverrides: [{}, { option: true }],
   activated: [true, { option: true }],
@@ -53,8 +68,9 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
     // FRONT_SERVER=lighttpd|nginx|civetweb: the browser talks to that real web server, which hands /goform/ to the simulator.
     const kind = process.env.FRONT_SERVER ?? '';
     if (kind && !isFrontKind(kind)) throw new Error(`FRONT_SERVER=${kind}: use lighttpd, nginx or civetweb`);
-    const front: Front | undefined = isFrontKind(kind) ? await startFront(kind, siteDir, new URL(sim.url).host) : undefined;
-    const url = front?.url ?? sim.url;
+    // It follows RestParam as firmware does: a name added through the API is written to its access file.
+    const front: Front | undefined = isFrontKind(kind) ? await startFront(kind, siteDir, new URL(sim.url).host, { follow: sim }) : undefined;
+    const url = (FRONT_TLS ? front?.https : front?.url) ?? sim.url;
     const terminal: Terminal = { url, sim, restart: () => restartThroughApi(url) };
     await use(terminal);
     await sim.close();

@@ -17,6 +17,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
 import { cacheControl, contentType, etagOf } from '../../build/serving.ts';
 import { FRONT_KINDS, startFront, type Front, type FrontKind } from './servers.ts';
+import { TEST_ADMIN } from '../admin.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const brand = JSON.parse(readFileSync(join(ROOT, 'brands/index.json'), 'utf8')).default as string;
@@ -60,7 +61,7 @@ function serverSuite(kind: FrontKind): void {
   let sim: Simulator;
   let front: Front;
   t.before(async () => {
-    sim = await startSimulator({ storeFile: join(mkdtempSync(join(tmpdir(), 'embed-sim-')), 'store.json') });
+    sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(mkdtempSync(join(tmpdir(), 'embed-sim-')), 'store.json') });
     front = await startFront(kind, SITE, new URL(sim.url).host);
   });
   t.after(async () => {
@@ -136,7 +137,7 @@ function serverSuite(kind: FrontKind): void {
   });
 
   t('/goform/ reaches the device: sign-in, a read with the token, a 5 MiB firmware upload answered by the API', async () => {
-    const login = await raw(`${front.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: '123456' }) });
+    const login = await raw(`${front.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: TEST_ADMIN.password }) });
     assert.is(login.status, 200);
     const { retvalue, token } = JSON.parse(login.body.toString());
     assert.is(retvalue, 0);
