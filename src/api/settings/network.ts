@@ -72,7 +72,11 @@ export const NETWORK_PAIRS = {
     ServerUrl: { kind: 'string', optional: true, maxLength: 128, pattern: HOST, doc: 'Client mode: server host name or URL (http:// or https://, optional port and path). Absent: unchanged.' },
   }),
   ...pair('RestParam', 'Network', 'security protocol settings', {
-    Protocol: { kind: 'int', values: [0, 1], doc: 'Protocol of the device\'s web console and REST API: 0 HTTP, 1 HTTPS. Changing it (or Port) moves the console: sign in again at the new address.' },
+    Protocol: {
+      kind: 'int',
+      values: [0, 1],
+      doc: 'Protocol of the device\'s web console and REST API: 0 HTTP and HTTPS both serve; 1 HTTPS only, HTTP answers a redirect to the same page on https and HTTPS sends HSTS (docs/EMBEDDING.md, "Host names and HTTPS"). Changing it (or Port) moves the console: sign in again at the new address.',
+    },
     Port: port('Port of the web console and REST API, 1 to 65535 (80 for HTTP and 443 for HTTPS are usual).'),
     RestApi: { kind: 'flag', doc: '1: the REST API is open to other systems (with the administrator\'s credentials).' },
     HostNames: {
