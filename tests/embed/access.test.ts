@@ -10,8 +10,7 @@
 // the same path on https and sends HSTS, Protocol 0 serves both and does not.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { raw as rawHttp } from '../raw-http.ts';
 import { connect as tlsConnect } from 'node:tls';
 import { createServer, connect, type Server } from 'node:net';
 import { createHash } from 'node:crypto';
@@ -31,28 +30,9 @@ const SITE = resolve(process.env.SITE_DIR ?? join(ROOT, 'dist', brand));
 const manifest = JSON.parse(readFileSync(join(SITE, 'manifest.json'), 'utf8')) as { csp: string; files: { path: string; sha256: string }[] };
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-interface Raw {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
 /** One request over HTTP, or HTTPS trusting only the tests' CA; Host and every header exactly as given. */
-function raw(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Raw> {
-  const u = new URL(url);
-  const request = u.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((res, rej) => {
-    const req = request(url, { method: init.method ?? 'GET', headers: { 'Accept-Encoding': 'gzip', ...init.headers }, ca: testPki().ca, agent: false }, (r) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => res({ status: r.statusCode!, headers: r.headers, body: Buffer.concat(chunks) }));
-      r.on('error', rej);
-    });
-    req.on('error', rej);
-    req.setTimeout(20_000, () => req.destroy(new Error(`no answer from ${url}`)));
-    req.end(init.body);
-  });
-}
+const raw = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
+  rawHttp(url, { ...init, headers: { 'Accept-Encoding': 'gzip', ...init.headers }, ca: testPki().ca });
 
 /** Between the server and the API: a TCP relay that counts the connections the server opens (one per /goform/ request). */
 async function tap(api: string): Promise<{ address: string; connections: () => number; close: () => Promise<void> }> {

@@ -8,7 +8,6 @@
 // file system, the symlink swap the harness installs with.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { request } from 'node:http';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
 import { cacheControl, contentType, etagOf } from '../../build/serving.ts';
+import { raw } from '../raw-http.ts';
 import { FRONT_KINDS, startFront, type Front, type FrontKind } from './servers.ts';
 import { TEST_ADMIN } from '../admin.ts';
 
@@ -25,27 +25,6 @@ const SITE = resolve(process.env.SITE_DIR ?? join(ROOT, 'dist', brand));
 const manifest = JSON.parse(readFileSync(join(SITE, 'manifest.json'), 'utf8')) as { csp: string; files: { path: string; sha256: string; bytes: number }[] };
 const index = manifest.files.find((f) => f.path === 'index.html')!;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** One request, the bytes as they came (no decompression). */
-function raw(url: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<Raw> {
-  return new Promise((res, rej) => {
-    const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (r) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => res({ status: r.statusCode!, headers: r.headers, body: Buffer.concat(chunks) }));
-      r.on('error', rej);
-    });
-    req.on('error', rej);
-    req.setTimeout(20_000, () => req.destroy(new Error(`no answer from ${url}`)));
-    req.end(init.body);
-  });
-}
 
 const GZIP = { 'Accept-Encoding': 'gzip, deflate, br' };
 

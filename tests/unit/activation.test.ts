@@ -3,7 +3,6 @@
 // terminal answers (Host allow-list, Origin check). Over real HTTP.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { request } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,23 +13,16 @@ import { ACTIVATE_FIRST, WEAK_PASSWORD } from '../../src/api/codes.ts';
 import { hostAllowed, originAllowed } from '../../build/serving.ts';
 import { callSimulator } from './helpers.ts';
 import { TEST_ADMIN } from '../admin.ts';
+import { raw as rawHttp } from '../raw-http.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'activation-'));
 const FACTORY = loadProfile('default').admin;
 const SERIAL = 'T10-2026-482917';
 
-/** One request with the headers given as they are (fetch may not set Host). */
-function raw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; type: string; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']), text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+/** One request with the headers given as they are (fetch may not set Host), its body as text. */
+async function raw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; type: string; text: string }> {
+  const r = await rawHttp(url, { method, headers, body });
+  return { status: r.status, type: String(r.headers['content-type']), text: r.body.toString('utf8') };
 }
 
 // ---------------------------------------------------------------------------
