@@ -61,7 +61,7 @@ function refuseSection(): string[] {
   return [
     '## What a device must refuse',
     '',
-    'The simulated terminal keeps every rule below, and the contract fuzz test (`npm test`; README, "Fuzzing the API")',
+    'The simulated terminal keeps every rule below, and the contract fuzz test (`npm test`; [HIL.md, "Fuzzing the API"](HIL.md#fuzzing-the-api))',
     'checks them on any terminal. Each refusal is an envelope (HTTP 200 unless said), never a 5xx, a reset or a hang, and',
     'a refused write changes nothing: the read afterwards answers exactly what it answered before.',
     '',
