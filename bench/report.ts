@@ -1,5 +1,5 @@
 // results.md: one compact table per section, the bytes first.
-import type { Results } from './run.ts';
+import type { Results } from './results.ts';
 import type { Target } from './lib.ts';
 
 const n = (x: number) => Math.round(x).toLocaleString('en');

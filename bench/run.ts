@@ -1,7 +1,7 @@
 // `npm run bench` (issue 11 §4): every measurement in one run, written to
 // results.json and results.md (and the Markdown printed at the end).
 //
-//   npm run bench                       the full run (bench/results.*: committed, the README shows them)
+//   npm run bench                       the full run (bench/results.*: committed, docs/PERFORMANCE.md shows them)
 //   npm run bench -- --short            the quick setting the unit test uses: one brand, one link,
 //                                       few walks and repeats, small counts; every section still runs.
 //                                       Written to bench/short/ (ignored by git), not over the full run's
@@ -15,38 +15,16 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measureBytes, type BytesSection } from './sizes.ts';
 import { openLab, type Lab } from './browser.ts';
-import { measureLogin, measureSignIn, type LoginSection, type SignInSection } from './login.ts';
-import { measureHeap, type HeapSection } from './heap.ts';
-import { measureRender, type RenderSection } from './render.ts';
-import { measureYmodem, type YmodemSection } from './ymodem.ts';
-import { measureRecords, type RecordsSection } from './records.ts';
-import { measureSimulator, type SimulatorSection } from './simulator.ts';
+import { measureLogin, measureSignIn } from './login.ts';
+import { measureHeap } from './heap.ts';
+import { measureRender } from './render.ts';
+import { measureYmodem } from './ymodem.ts';
+import { measureRecords } from './records.ts';
+import { measureSimulator } from './simulator.ts';
 import { markdown } from './report.ts';
 import type { Settings, Target } from './lib.ts';
+import type { Results } from './results.ts';
 
-type Measured<T> = T | { error: string };
-
-export interface Results {
-  date: string;
-  machine: { cpus: number; model: string; node: string; chromium: string; platform: string };
-  short: boolean;
-  /** Wall time of the whole run, s. */
-  seconds: number;
-  sections: {
-    bytes?: Measured<BytesSection>;
-    coldLogin?: Measured<LoginSection>;
-    signIn?: Measured<SignInSection>;
-    heap?: Measured<HeapSection>;
-    render?: Measured<RenderSection>;
-    ymodem?: Measured<YmodemSection>;
-    records?: Measured<RecordsSection>;
-    simulator?: Measured<SimulatorSection>;
-  };
-  /** Targets missed, in words. */
-  missed: string[];
-  /** Sections that could not be measured. */
-  failed: string[];
-}
 type Key = keyof Results['sections'];
 const KEYS: Key[] = ['bytes', 'coldLogin', 'signIn', 'heap', 'render', 'ymodem', 'records', 'simulator'];
 

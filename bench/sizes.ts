@@ -1,7 +1,9 @@
 // Section 1: gzip bytes per brand, Preact (what ships) against React 19 and
 // react-dom (the same source, build.ts's `react` option), built in this run.
 import { join } from 'node:path';
-import { allBrands, build, defaultBrand, type BrandReport } from '../build.ts';
+import { build } from '../build.ts';
+import type { BrandReport } from '../build/budget.ts';
+import { allBrands, defaultBrand } from '../build/project.ts';
 import { round, type Settings } from './lib.ts';
 
 interface Pair {

@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { allBrands, build, defaultBrand } from '../build.ts';
+import { build } from '../build.ts';
+import { allBrands, defaultBrand } from './project.ts';
 import { writeCTable } from './c-table.ts';
 
 const SUBSETS = [['en'], ['en', 'zh'], ['en', 'es', 'fr', 'de', 'it', 'pt'], ['en', 'ar', 'he', 'fa'], ['en', 'zh', 'ja', 'ko', 'th', 'vi']];

@@ -1,7 +1,7 @@
 // Arguments, inventory files and shards for `npm run hil` (see hil/cli.ts).
 import { readFileSync } from 'node:fs';
-import { defaultBrand } from '../build.ts';
-import type { TerminalTarget } from './harness.ts';
+import { defaultBrand } from '../build/project.ts';
+import type { TerminalTarget } from './result.ts';
 
 export interface Args {
   serial?: string;

@@ -15,7 +15,8 @@
 //
 // docs/HIL.md has wiring, profiles, inventory files, reports and the image format.
 import { resolve } from 'node:path';
-import { rollbackTerminal, runTerminal, type TerminalResult, type TerminalTarget } from './harness.ts';
+import { rollbackTerminal, runTerminal } from './harness.ts';
+import type { TerminalResult, TerminalTarget } from './result.ts';
 import { parseArgs, readInventory, shardOf, type InventoryEntry } from './cli-args.ts';
 import { startSimulatedTerminal, type SimulatedTerminal } from './simulate.ts';
 

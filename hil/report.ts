@@ -4,25 +4,7 @@
 // the browser suites) for CI.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { transferText, type TerminalResult } from './harness.ts';
-
-export interface TestCase {
-  /** The spec file (Playwright's classname). */
-  file: string;
-  title: string;
-  status: 'passed' | 'failed' | 'skipped';
-  /** Why it was skipped (the test's skip reason), or the failure message. */
-  reason: string;
-}
-
-export interface TestSummary {
-  tests: number;
-  failures: number;
-  skipped: number;
-  failed: string[];
-  /** Every test: ran on the device (passed or failed) or skipped, and why. */
-  cases: TestCase[];
-}
+import { transferText, type TerminalResult, type TestCase, type TestSummary } from './result.ts';
 
 const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n))).replace(/&amp;/g, '&');
 

@@ -1,7 +1,7 @@
 // Drives a terminal's serial console: sign in at the login prompt and run
 // commands, telling success from failure by a marker the command prints.
 import { LinkTimeout, type ByteLink } from './link.ts';
-import { ABORT } from './zmodem.ts';
+import { ABORT } from './zmodem/frame.ts';
 import type { TerminalProfile } from './profile.ts';
 
 export class ConsoleError extends Error {}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startSimulator } from './simulator/server.ts';
 import { loadProfile } from './simulator/profile.ts';
 import { startConsole } from './simulator/console.ts';
-import { prepareSandbox, siteDirOf } from './simulator/shell.ts';
+import { prepareSandbox, siteDirOf } from './simulator/shell/sandbox.ts';
 import { SIMULATED_PASSWORD } from './simulator/activation.ts';
 
 export interface SimulatedTerminal {

@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TerminalTarget } from './harness.ts';
-import { readJunit, type TestSummary } from './report.ts';
+import type { TerminalTarget, TestSummary } from './result.ts';
+import { readJunit } from './report.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 

@@ -19,7 +19,14 @@
 // typed into its line editor); after a block that had to be resent the
 // sender lets the line go quiet, so a duplicate ACK is not taken for the
 // next block.
-import { LinkClosed, LinkTimeout, withoutControls, writeIfOpen, type ByteLink } from './link.ts';
+//
+// The blocks are built and read in ymodem/frame.ts, the line in ymodem/reader.ts.
+import { withoutControls, type ByteLink } from './link.ts';
+import {
+  ACK, CAN, CPMEOF, CRC_C, EOT, NAK, SOH, STX,
+  YmodemError, baseName, crc16Xmodem, endOfBatchBlock, frameBlock, headerBlock, parseBlock0, sendableNames, type Block0Info,
+} from './ymodem/frame.ts';
+import { Reader, byteBefore, cancel, hasCanCan, isTimeout, wrap } from './ymodem/reader.ts';
 
 export interface YmodemFile {
   name: string;
@@ -45,7 +52,6 @@ export interface YmodemOptions {
    */
   shellBack?: RegExp;
 }
-export class YmodemError extends Error {}
 
 /**
  * How a batch ended, after every file was acknowledged: 'receiver' (it
@@ -54,189 +60,7 @@ export class YmodemError extends Error {}
  */
 export type BatchEnd = 'receiver' | 'shell back' | 'timeout';
 
-export const SOH = 0x01;
-export const STX = 0x02;
-export const EOT = 0x04;
-export const ACK = 0x06;
-export const NAK = 0x15;
-export const CAN = 0x18;
-/** 'C': the receiver asks for CRC-16 mode (and for the next block 0 / first data block). */
-export const CRC_C = 0x43;
-export const CPMEOF = 0x1a;
-
-const CANCEL = Buffer.from([CAN, CAN, CAN, CAN, CAN]);
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
-
-// ---------------------------------------------------------------------------
-// CRC and framing (exported for tests and for tools that build blocks).
-
-const CRC_TABLE = (() => {
-  const t = new Uint16Array(256);
-  for (let i = 0; i < 256; i++) {
-    let c = i << 8;
-    for (let j = 0; j < 8; j++) c = c & 0x8000 ? ((c << 1) ^ 0x1021) & 0xffff : (c << 1) & 0xffff;
-    t[i] = c;
-  }
-  return t;
-})();
-
-/** CRC-16/XMODEM (poly 0x1021, init 0, no reflection, no final xor) of data[start, end). */
-export function crc16Xmodem(data: Uint8Array, start = 0, end = data.length): number {
-  let crc = 0;
-  for (let i = start; i < end; i++) crc = ((crc << 8) & 0xff00) ^ CRC_TABLE[((crc >> 8) ^ data[i]) & 0xff];
-  return crc;
-}
-
-/**
- * One framed block: SOH (128-byte payload) or STX (1024), block number mod
- * 256, its complement, the payload padded with `pad`, CRC-16 big-endian.
- */
-export function frameBlock(num: number, payload: Uint8Array, size: 128 | 1024 = 1024, pad = CPMEOF): Buffer {
-  if (payload.length > size) throw new RangeError(`YMODEM: ${payload.length} bytes do not fit a ${size}-byte block`);
-  const b = Buffer.allocUnsafe(size + 5);
-  b[0] = size === 1024 ? STX : SOH;
-  b[1] = num & 0xff;
-  b[2] = ~num & 0xff;
-  b.set(payload, 3);
-  b.fill(pad, 3 + payload.length, 3 + size);
-  b.writeUInt16BE(crc16Xmodem(b, 3, 3 + size), 3 + size);
-  return b;
-}
-
-/** Block 0 for a file: "name NUL decimal-size", zero-padded (SOH, or STX if it does not fit 128 bytes). */
-export function headerBlock(name: string, size: number): Buffer {
-  const text = Buffer.from(`${name}\0${size}`, 'utf8');
-  if (text.length + 1 > 1024) throw new YmodemError(`YMODEM: file name too long for block 0: ${name}`);
-  return frameBlock(0, text, text.length + 1 > 128 ? 1024 : 128, 0);
-}
-
-/** The empty block 0 that ends a batch. */
-export function endOfBatchBlock(): Buffer {
-  return frameBlock(0, new Uint8Array(0), 128, 0);
-}
-
-export interface Block0Info {
-  /** Empty name: end of batch. */
-  name: string;
-  size?: number;
-  mtime?: number;
-}
-
-/** Parse a block 0 payload: name NUL, then "size [mtime-octal [mode ...]]" (all optional). */
-export function parseBlock0(payload: Uint8Array): Block0Info {
-  const buf = Buffer.from(payload.buffer, payload.byteOffset, payload.length);
-  const nul = buf.indexOf(0);
-  const name = buf.toString('utf8', 0, nul < 0 ? buf.length : nul);
-  if (!name || nul < 0) return { name: '' };
-  let endInfo = buf.indexOf(0, nul + 1);
-  if (endInfo < 0) endInfo = buf.length;
-  const fields = buf.toString('latin1', nul + 1, endInfo).trim().split(/\s+/);
-  const info: Block0Info = { name };
-  if (/^\d+$/.test(fields[0] ?? '')) info.size = Number(fields[0]);
-  if (/^[0-7]+$/.test(fields[1] ?? '')) info.mtime = parseInt(fields[1], 8);
-  return info;
-}
-
-/** The names a sender announces for `files` (base names); `refuse` makes the error for one it cannot send. */
-export function sendableNames(files: { name: string }[], refuse: (msg: string) => Error): string[] {
-  return files.map((f) => {
-    const n = baseName(f.name);
-    if (!n || n.includes('\0')) throw refuse(`unusable file name ${JSON.stringify(f.name)}`);
-    return n;
-  });
-}
-
-/** The base name of a path as a sender might announce it; '' if nothing usable is left. */
-export function baseName(name: string): string {
-  const base = name.split(/[/\\]/).pop() ?? '';
-  return base === '.' || base === '..' ? '' : base;
-}
-
-// ---------------------------------------------------------------------------
-// Reading: one-byte reads for answers, and whole blocks with an inter-byte
-// (idle) timeout rather than one deadline for the block, so a block with a
-// byte lost on the way is recognised quickly.
-
-class Reader {
-  private pending: Buffer = Buffer.alloc(0);
-  constructor(private readonly link: ByteLink) {}
-
-  async byte(timeoutMs: number): Promise<number> {
-    if (this.pending.length) {
-      const b = this.pending[0];
-      this.pending = this.pending.subarray(1);
-      return b;
-    }
-    return this.link.readByte(Math.max(1, timeoutMs));
-  }
-
-  /** n bytes; LinkTimeout if nothing at all arrives for idleMs (to 2 x idleMs). */
-  async exact(n: number, idleMs: number): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    let have = 0;
-    if (this.pending.length) {
-      const take = Math.min(n, this.pending.length);
-      chunks.push(this.pending.subarray(0, take));
-      this.pending = this.pending.subarray(take);
-      have = take;
-    }
-    while (have < n) {
-      try {
-        const rest = await this.link.readExact(n - have, idleMs);
-        chunks.push(rest);
-        have += rest.length;
-      } catch (e) {
-        // Slow but moving (a low baud rate) is fine; nothing new is not.
-        const partial = isTimeout(e) ? this.link.drain() : Buffer.alloc(0);
-        if (!partial.length) {
-          this.pending = Buffer.concat([...chunks, this.pending]);
-          throw e;
-        }
-        chunks.push(partial);
-        have += partial.length;
-      }
-    }
-    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, have);
-  }
-
-  drain(): Buffer {
-    const out = this.pending.length ? Buffer.concat([this.pending, this.link.drain()]) : this.link.drain();
-    this.pending = Buffer.alloc(0);
-    return out;
-  }
-
-  /** Wait for a quiet line, then throw away what came. */
-  async purge(quietMs: number, maxMs: number): Promise<Buffer> {
-    const before = this.drain();
-    const rest = await this.link.settle(quietMs, maxMs);
-    return Buffer.concat([before, rest]);
-  }
-}
-
-const hasCanCan = (b: Buffer) => {
-  for (let i = 1; i < b.length; i++) if (b[i] === CAN && b[i - 1] === CAN) return true;
-  return false;
-};
-
-const isTimeout = (e: unknown) => e instanceof LinkTimeout;
-
-/** The next byte before `deadline`, or null when the line stays quiet that long. */
-async function byteBefore(rx: Reader, deadline: number): Promise<number | null> {
-  try {
-    return await rx.byte(deadline - Date.now());
-  } catch (e) {
-    if (isTimeout(e)) return null;
-    throw e;
-  }
-}
-
-function wrap(e: unknown, doing: string): YmodemError {
-  if (e instanceof YmodemError) return e;
-  const msg = e instanceof LinkClosed ? 'link closed' : e instanceof Error ? e.message : String(e);
-  return new YmodemError(`YMODEM: ${msg} while ${doing}`, { cause: e });
-}
-
-const cancel = (link: ByteLink) => writeIfOpen(link, CANCEL);
 
 // ---------------------------------------------------------------------------
 // Sender

@@ -94,7 +94,7 @@ npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
 
 # The hardware-in-loop tests mostly wait (lines paced like a UART, restarts, one browser per
 # terminal); the other steps mostly compute. They run beside all of them, and their output is
-# shown at the end. Nothing they assert depends on how busy the machine is (README, "npm test").
+# shown at the end. Nothing they assert depends on how busy the machine is (docs/DEVELOPING.md, "Tests").
 hil_log=$(mktemp)
 hil_time=$(mktemp)
 (

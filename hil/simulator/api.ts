@@ -7,8 +7,10 @@ import { LOGIN_LOCKED } from '../../src/api/codes.ts';
 import type { DeviceProfile } from './profile.ts';
 import { fail, reject, type CallImpl, type Context, type DeviceState, type Reply } from './types.ts';
 import { AREA_HANDLERS, pairHandlers, seedSettings } from './settings.ts';
-import { seedUsers, settleEnrolment, userCounts } from './areas/users.ts';
-import { recordCount, seedRecords } from './areas/records.ts';
+import { settleEnrolment } from './areas/users.ts';
+import { userCounts } from './areas/users/list.ts';
+import { seedUsers } from './areas/users/seed.ts';
+import { recordCount, seedRecords } from './areas/records/generate.ts';
 import { checkStrength, handlers as activation } from './activation.ts';
 
 export { fail, reject, failureOf } from './types.ts';

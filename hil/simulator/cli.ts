@@ -12,11 +12,12 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, defaultBrand } from '../../build.ts';
+import { build } from '../../build.ts';
+import { defaultBrand } from '../../build/project.ts';
 import { ENROLL_OUTCOMES, loadProfile, type EnrollOutcome } from './profile.ts';
 import { startSimulator } from './server.ts';
 import { CONSOLE_CREDENTIALS, startConsole, type ConsoleServer } from './console.ts';
-import { prepareSandbox, siteDirOf } from './shell.ts';
+import { prepareSandbox, siteDirOf } from './shell/sandbox.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

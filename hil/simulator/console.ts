@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { LinkClosed, LinkTimeout, streamLink, type ByteLink } from '../link.ts';
-import { SandboxShell, prepareSandbox, type ShellIO } from './shell.ts';
+import { SandboxShell } from './shell.ts';
+import { prepareSandbox } from './shell/sandbox.ts';
+import type { ShellIO } from './shell/command.ts';
 
 /** The simulated terminal's console login (the harness profile uses the same). */
 export const CONSOLE_CREDENTIALS = { user: 'root', password: 'terminal' } as const;

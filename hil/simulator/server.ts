@@ -18,7 +18,8 @@ import { cacheControl, contentType, etagOf, hostAllowed, originAllowed, security
 import { ACTIVATE_FIRST } from '../../src/api/codes.ts';
 import { SEEDS } from './settings.ts';
 import { ACTIVATION_CALLS } from './activation.ts';
-import { enrolment, upgradeUsers } from './areas/users.ts';
+import { enrolment } from './areas/users.ts';
+import { upgradeUsers } from './areas/users/list.ts';
 
 export interface SimulatorOptions {
   /** Folder holding one brand's build: manifest.json and *.gz (dist/<brand>). */

@@ -3,7 +3,7 @@
 // Values start from SEEDS (what a terminal ships with); a pair without a seed
 // starts from its fields' lowest valid values.
 import { CALLS, type CallSpec, type Field } from '../../src/api/contract.ts';
-import type { CallImpl, DeviceState } from './api.ts';
+import type { CallImpl, DeviceState } from './types.ts';
 
 import * as basic from './areas/basic.ts';
 import * as network from './areas/network.ts';

@@ -4,7 +4,7 @@
 import type { APIRequestContext } from 'playwright/test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readPo } from '../../build.ts';
+import { readPo } from '../../build/po.ts';
 import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, deviceApi, type Terminal } from './fixtures.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

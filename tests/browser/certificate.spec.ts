@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readPo } from '../../build.ts';
+import { readPo } from '../../build/po.ts';
 import { test, expect, openSignedIn, expectAccessible, readDevice, skipOnTerminal } from './fixtures.ts';
 
 const en = readPo(join(import.meta.dirname, '../../locales/en/messages.po'));

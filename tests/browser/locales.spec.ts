@@ -3,7 +3,9 @@
 // the short one the build ships, like `gF`) and no English left where the
 // locale has its own text, with the page's lang and dir set.
 import type { Page } from 'playwright/test';
-import { allLocales, readPo, shortIds } from '../../build.ts';
+import { shortIds } from '../../build/catalogues.ts';
+import { readPo } from '../../build/po.ts';
+import { allLocales } from '../../build/project.ts';
 import { readAllowList } from '../../build/locales.ts';
 import { test, expect, ADMIN, expectAccessible, deviceApi, shownTime } from './fixtures.ts';
 import { join } from 'node:path';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright/test';
-import { readPo } from '../../build.ts';
+import { readPo } from '../../build/po.ts';
 import { MENU, STANDALONE, allowedBy } from '../../src/shell/routes.ts';
 import { test, expect, openSignedIn } from './fixtures.ts';
 

@@ -212,7 +212,7 @@ test('the report: junit.xml is well-formed XML (a real parser) with the browser 
 });
 
 test('transfer figures: the data rate and the whole-transfer rate, each named, as shares of the line rate on a serial line; why it ended', async () => {
-  const { transferText } = await import('../../hil/harness.ts');
+  const { transferText } = await import('../../hil/result.ts');
   // The issue's case: 63,488 bytes in 8.8 s on a 115200 baud line, the data blocks at about 97 %.
   const bytes = 63_488;
   const t = { protocol: 'ymodem' as const, bytes, seconds: 8.8, bytesPerSecond: bytes / 8.8, dataSeconds: 5.68, dataBytesPerSecond: bytes / 5.68, lineRatePercent: 62.6, dataLineRatePercent: 97.0, ended: 'receiver' as const };

@@ -12,7 +12,8 @@ import { startSimulatedTerminal } from '../../hil/simulate.ts';
 import { makeImage } from '../../hil/image.ts';
 import { verifyServed } from '../../hil/verify.ts';
 import type { ByteLink } from '../../hil/link.ts';
-import { build, defaultBrand } from '../../build.ts';
+import { build } from '../../build.ts';
+import { defaultBrand } from '../../build/project.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BRAND = defaultBrand();

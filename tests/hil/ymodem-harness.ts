@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import * as assert from 'uvu/assert';
 import { openSerialLink, type ByteLink } from '../../hil/link.ts';
-import { CRC_C, ymodemReceive, ymodemSend, type YmodemFile, type YmodemProgress } from '../../hil/ymodem.ts';
+import { ymodemReceive, ymodemSend, type YmodemFile, type YmodemProgress } from '../../hil/ymodem.ts';
+import { CRC_C } from '../../hil/ymodem/frame.ts';
 import { startFaultShim, type FaultShim } from '../../hil/fault-shim.ts';
 
 export const BAUD = 115200;

@@ -17,11 +17,11 @@ import * as assert from 'uvu/assert';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
+import { ymodemReceive, ymodemSend, type YmodemProgress } from '../../hil/ymodem.ts';
 import {
   ACK, CPMEOF, CRC_C, EOT, NAK, SOH, STX,
   YmodemError, baseName, crc16Xmodem, endOfBatchBlock, frameBlock, headerBlock, parseBlock0,
-  ymodemReceive, ymodemSend, type YmodemProgress,
-} from '../../hil/ymodem.ts';
+} from '../../hil/ymodem/frame.ts';
 import { startFaultShim } from '../../hil/fault-shim.ts';
 import {
   FAULTS, RB_TIMEOUT, THROUGHPUT_PAYLOAD, checkProgress, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, rateToOurs, rateToRb, sameFiles, sameOnDisk,

@@ -17,14 +17,17 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { build, defaultBrand } from '../../build.ts';
+import { build } from '../../build.ts';
+import { defaultBrand } from '../../build/project.ts';
 import { makeImage } from '../../hil/image.ts';
 import { streamLink, type ByteLink } from '../../hil/link.ts';
-import { crc16Xmodem, ymodemSend } from '../../hil/ymodem.ts';
+import { ymodemSend } from '../../hil/ymodem.ts';
+import { crc16Xmodem } from '../../hil/ymodem/frame.ts';
+import { ZmodemError, zmodemSend, type ZmodemFile, type ZmodemProgress } from '../../hil/zmodem.ts';
 import {
   CANFDX, CANOVIO, ESCCTL, ZACK, ZCRCE, ZCRCG, ZCRCW, ZDATA, ZDLE, ZEOF, ZFILE, ZFIN, ZNAK, ZPAD, ZRINIT, ZRPOS, ZRQINIT, ZSKIP,
-  ZEncoder, ZmodemError, crc32, hexHeader, posArg, zmodemSend, type ZmodemFile, type ZmodemProgress,
-} from '../../hil/zmodem.ts';
+  ZEncoder, crc32, hexHeader, posArg,
+} from '../../hil/zmodem/frame.ts';
 import {
   BAUD, FAULTS, RB_TIMEOUT, checkProgress, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, sameOnDisk, seededBytes, seenC, serialLink,
   rejection, serialStream, shimmed, startOnTty, withTimeout, type Proc, type Scope,

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { english, fakeDevice, restoreFetch, type FakeDevice } from './helpers.ts';
 import { CALLS, type Field } from '../../src/api/contract.ts';
-import { callsUsed } from '../../build.ts';
+import { callsUsed } from '../../build/calls.ts';
 import { ITEMS, PARTS, carry, diff, fnv, has, plan, restore, verify, type Backup } from '../../src/screens/maint/backup.ts';
 
 const part = (read: string, title?: string) => PARTS.find((p) => p.read == read && (!title || p.title == title))!;

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Results } from '../../bench/run.ts';
+import type { Results } from '../../bench/results.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const out = mkdtempSync(join(tmpdir(), 'bench-'));

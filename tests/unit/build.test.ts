@@ -7,7 +7,16 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { build, allBrands, callsUsed, defaultBrand, readPo, shortIds, type Manifest } from '../../build.ts';
+import { build } from '../../build.ts';
+import { loadBudget, report } from '../../build/budget.ts';
+import { buildApp } from '../../build/bundle.ts';
+import { callsUsed } from '../../build/calls.ts';
+import { catalogues, shortIds } from '../../build/catalogues.ts';
+import { compressor } from '../../build/compress.ts';
+import { writeSet, type Manifest } from '../../build/manifest.ts';
+import { readPo } from '../../build/po.ts';
+import { allBrands, defaultBrand } from '../../build/project.ts';
+import { brandSite } from '../../build/site.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const outA = mkdtempSync(join(tmpdir(), 'build-a-'));
@@ -143,6 +152,25 @@ test('message ids ship short: the same table every build, device message keys ke
   // Every English text is in the shipped catalogues under its short id (or its own, for device keys).
   for (const id of en.keys()) assert.ok(shipped.has(ids.get(id) ?? id), id);
   assert.is(shipped.size, en.size);
+});
+
+test('each step runs alone, on the output of the one before: catalogues, bundle, site, compress, manifest, budget', async () => {
+  const cat = catalogues(['en'], false, true);
+  assert.equal(Object.keys(cat.core), ['en']);
+  const app = await buildApp(['en'], cat);
+  for (const f of cat.files.keys()) assert.ok(app.files.has(f), `the bundle carries ${f}`);
+  const site = await brandSite(app, defaultBrand());
+  assert.ok(site.files.has('index.html') && site.files.has(site.logo));
+  const gz = await compressor()(site.files);
+  assert.equal([...gz.keys()], [...site.files.keys()].sort());
+  for (const [n, z] of gz) assert.ok(gunzipSync(z).equals(Buffer.from(site.files.get(n)!)), n);
+  const dir = join(mkdtempSync(join(tmpdir(), 'build-steps-')), defaultBrand());
+  const m = writeSet(dir, site, gz);
+  assert.equal(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')), m);
+  assert.equal(readdirSync(dir).sort(), ['manifest.json', ...[...gz.keys()].map((n) => `${n}.gz`)].sort());
+  const r = report(m, app, loadBudget(), site.logo);
+  assert.equal(Object.keys(r.locales), ['en']);
+  assert.equal(r.overBudget, []);
 });
 
 test.run();

@@ -5,7 +5,7 @@ import { API_DOC, renderApiDoc } from '../../src/api/apidoc.ts';
 import { CALLS } from '../../src/api/contract.ts';
 import { ADDED_CODES } from '../../src/api/codes.ts';
 import { CODE_MESSAGES } from '../../src/api/errors.ts';
-import { readPo } from '../../build.ts';
+import { readPo } from '../../build/po.ts';
 
 test('docs/API.md is current with the contract (run `npm run docs` after changing it)', () => {
   assert.fixture(readFileSync(API_DOC, 'utf8'), renderApiDoc());

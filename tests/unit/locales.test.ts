@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readPo } from '../../build.ts';
+import { readPo } from '../../build/po.ts';
 import { checkLocales, localeProblems, placeholdersOf, readAllowList } from '../../build/locales.ts';
 
 function tree(en: Record<string, string>, xx: Record<string, string>, allow: object): string {

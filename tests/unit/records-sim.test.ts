@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
 import { loadProfile, type ProfileOverrides } from '../../hil/simulator/profile.ts';
-import { FIXTURE, SEED_FIRST_DAY, SEED_LAST_DAY, clearRecords } from '../../hil/simulator/areas/records.ts';
+import { FIXTURE, SEED_FIRST_DAY, SEED_LAST_DAY, clearRecords } from '../../hil/simulator/areas/records/generate.ts';
 import type { Context } from '../../hil/simulator/types.ts';
 import { CALLS, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM, type CallName } from '../../src/api/contract.ts';
 import { FEVER_C, REPORT_MAX_DAYS } from '../../src/api/maintenance.ts';

@@ -22,8 +22,9 @@ import { ADDED_CODES, FW_BAD_SIGNATURE, FW_CHECKSUM, FW_NOT_NEWER, FW_UNKNOWN_KE
 import { checkSignature, isNewer, readPackage, type SignatureVerdict } from '../../firmware.ts';
 import { firmwareKeysFor } from '../profile.ts';
 import { reject, type CallImpl, type Context, type DeviceState, type FileReply, type Session, type Upload, type User } from '../types.ts';
-import { clearRecords, recordCount } from './records.ts';
-import { enrolment, userCounts } from './users.ts';
+import { clearRecords, recordCount } from './records/generate.ts';
+import { enrolment } from './users.ts';
+import { userCounts } from './users/list.ts';
 import { seeds as networkSeeds } from './network.ts';
 import { seeds as accessSeeds } from './access.ts';
 
