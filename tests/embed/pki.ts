@@ -5,7 +5,7 @@
 // it by `ca`; Chromium trusts it through an NSS database in a home folder of
 // its own (certutil, Debian's libnss3-tools), never by ignoring errors.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,7 +23,8 @@ export interface TestPki {
 export const TEST_NAMES = ['rebind.test', 'console.test'];
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', env });
+  // No input: a tool that would ask a question gets end of file, not a wait.
+  const r = spawnSync(cmd, args, { encoding: 'utf8', env, input: '' });
   if (r.error) throw new Error(`${cmd}: ${r.error.message} (apt-get install ${cmd === 'certutil' ? 'libnss3-tools' : cmd})`);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stderr}`);
   return r.stdout;
@@ -80,10 +81,21 @@ export function extraCaFile(already: string | undefined, pki = testPki()): strin
  */
 export function chromiumHome(pki = testPki()): string {
   const home = join(pki.dir, 'home');
-  const db = join(home, '.pki', 'nssdb');
-  if (existsSync(join(db, 'cert9.db'))) return home;
+  if (existsSync(join(home, '.pki', 'nssdb', 'cert9.db'))) return home;
+  // Playwright's workers ask at the same moment: each makes the database in a folder of its own and
+  // renames it into place; the one that loses the race uses the winner's. (certutil -N on a database
+  // another worker has just made asks for its password, and with no input asks forever.)
+  const mine = mkdtempSync(join(pki.dir, 'home-'));
+  const db = join(mine, '.pki', 'nssdb');
   mkdirSync(db, { recursive: true });
   run('certutil', ['-N', '-d', `sql:${db}`, '--empty-password']);
   run('certutil', ['-A', '-d', `sql:${db}`, '-n', 'Console test CA', '-t', 'C,,', '-i', pki.caFile]);
+  try {
+    renameSync(mine, home);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
+    rmSync(mine, { recursive: true, force: true });
+  }
   return home;
 }
