@@ -79,8 +79,12 @@ export function shortIds(): Map<string, string> {
   if (bad.length) throw new Error(`message ids need a namespace ("group.name"): ${bad.join(', ')}`);
   const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
   const out = new Map<string, string>();
+  // The core texts (the login page's: no screen prefix) first, so they get the one-letter ids:
+  // the login path carries them in its code and its catalogue; the screens' texts get two letters.
+  const screen = (id: string) => SCREEN_TEXT_PREFIXES.some((p) => id.startsWith(p));
+  const ordered = [...ids.filter((id) => !screen(id)), ...ids.filter(screen)];
   // Ids a device sends in a reply's msg (SPEC §8) keep their name.
-  ids.filter((id) => !DEVICE_MESSAGE_PREFIXES.some((p) => id.startsWith(p))).forEach((id, i) => {
+  ordered.filter((id) => !DEVICE_MESSAGE_PREFIXES.some((p) => id.startsWith(p))).forEach((id, i) => {
     let short = '';
     for (let n = i; n >= 0; n = Math.floor(n / letters.length) - 1) short = letters[n % letters.length] + short;
     out.set(id, short);
