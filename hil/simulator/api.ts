@@ -36,6 +36,7 @@ async function systemInfo(ctx: Context) {
     MaxFACE: p.MaxFACE,
     MaxFP: p.MaxFP,
     MaxIRIS: p.MaxIRIS,
+    MaxCard: p.MaxCard,
     MaxRecord: p.MaxRecord,
     Serial: p.Serial,
     funOption: { ...p.funOption },

@@ -61,6 +61,17 @@ export function realMoment(v: string): boolean {
   return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && (m[4] === undefined || (Number(m[4]) < 24 && Number(m[5]) < 60));
 }
 
+/** A time zone name this terminal's tz database has (Node's Intl), or a stored ±HH:MM offset the pattern has checked. */
+export function knownZone(v: string): boolean {
+  if (/^[+-]\d\d:\d\d$/.test(v)) return true;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: v });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function checkValue(v: unknown, f: Field, path: string): Invalid | null {
   const bad: Invalid = { code: 10005, field: path };
   switch (f.kind) {
@@ -69,7 +80,7 @@ function checkValue(v: unknown, f: Field, path: string): Invalid | null {
       if (badText(v)) return bad;
       if (f.maxLength !== undefined && v.length > f.maxLength) return bad;
       if (f.pattern && !new RegExp(f.pattern).test(v)) return bad;
-      if (f.format && v !== '' && !realMoment(v)) return bad;
+      if (f.format === 'zone' ? !knownZone(v) : f.format && v !== '' && !realMoment(v)) return bad;
       break;
     case 'int':
       if (typeof v !== 'number' || !Number.isInteger(v)) return bad;

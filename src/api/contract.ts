@@ -55,6 +55,7 @@ const systemInfo = {
   MaxFACE: { kind: 'int', doc: 'Face template capacity (shown only when funOption.FACE is 1).' },
   MaxFP: { kind: 'int', doc: 'Fingerprint template capacity (shown only when funOption.FP is 1).' },
   MaxIRIS: { kind: 'int', doc: 'Iris template capacity (shown only when funOption.IRIS is 1).' },
+  MaxCard: { kind: 'int', doc: 'Card capacity: how many users can have a card (adduser answers 10004 naming CardNo when it is reached).' },
   MaxRecord: { kind: 'int', doc: 'Maximum number of attendance records.' },
   Serial: { kind: 'string', doc: 'Serial number.' },
   funOption: {

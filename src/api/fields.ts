@@ -26,8 +26,10 @@ export interface Field {
   /**
    * A text naming a moment, which must exist as well as match the pattern:
    * `date` YYYY-MM-DD, `datetime` YYYY-MM-DD HH:MM (2031-02-30 is refused, 10005).
+   * `zone`: a time zone name the device's tz database has (or a stored
+   * ±HH:MM offset); a name it does not know is refused, 10005.
    */
-  readonly format?: 'date' | 'datetime';
+  readonly format?: 'date' | 'datetime' | 'zone';
   readonly fields?: Readonly<Record<string, Field>>;
 }
 

@@ -4,7 +4,29 @@
 // network) draws its inputs with this.
 import { useId } from 'react';
 import { i18n } from '@lingui/core';
-import type { BoundField, Value } from './rules.ts';
+import type { BoundField, Option, Value } from './rules.ts';
+import { zoneList, type Zone } from '../i18n/zones.ts';
+
+/**
+ * The zone list, built once from the browser's tz database. A stored zone
+ * the list lacks is added: in its place with its offset when the browser
+ * knows the name (an alias, Asia/Kolkata for Asia/Calcutta), else first, as
+ * the device has it (an offset from before names, a name this browser does
+ * not know, or no list at all: Intl.supportedValuesOf missing).
+ */
+const zones = new Map<string, Zone[]>();
+function zoneOptions(stored: string): Option[] {
+  const list = zones.get('') ?? zoneList(Date.now());
+  zones.set('', list);
+  let withStored = zones.get(stored);
+  if (!withStored) {
+    const alias = stored && !/^[+-]/.test(stored) && !list.some((z) => z.name === stored) && zoneList(Date.now(), [stored]).length;
+    withStored = alias ? zoneList(Date.now(), [...list.map((z) => z.name), stored]) : list;
+    zones.set(stored, withStored);
+  }
+  const options = withStored.map((z) => ({ value: z.name, text: z.label }));
+  return stored && !withStored.some((z) => z.name === stored) ? [{ value: stored, text: i18n._('form.zoneStored', { zone: stored }) }, ...options] : options;
+}
 
 export interface ControlProps {
   f: BoundField;
@@ -43,11 +65,11 @@ export function Control({ f, value, error, label, onValue }: ControlProps) {
         {message}
       </fieldset>
     );
-  if (f.kind === 'select')
+  if (f.kind === 'select' || f.kind === 'zone')
     box = (
       // Options keep their type: numbers stay numbers.
-      <select {...common} value={text} onChange={(e) => onValue(f.options!.find((o) => String(o.value) === e.currentTarget.value)?.value ?? e.currentTarget.value)}>
-        {f.options!.map((o) => (
+      <select {...common} dir={f.kind === 'zone' ? 'ltr' : undefined} value={text} onChange={(e) => onValue(f.options?.find((o) => String(o.value) === e.currentTarget.value)?.value ?? e.currentTarget.value)}>
+        {(f.kind === 'zone' ? zoneOptions(text) : f.options!).map((o) => (
           <option key={o.value} value={String(o.value)}>
             {o.text ?? i18n._(o.label!)}
           </option>

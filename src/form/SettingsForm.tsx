@@ -49,6 +49,20 @@ export interface FormDef {
    * again with `with` added (40402: the user exists, add it again?).
    */
   retry?: Retry;
+  /**
+   * Buttons that fill fields without saving (the date and time from this
+   * computer's clock): Save sends them, Reset takes them back.
+   */
+  fill?: readonly Fill[];
+}
+
+export interface Fill {
+  /** Message id of the button. */
+  label: string;
+  /** The values to set, from the form's values now. */
+  values: (v: Values) => Values;
+  /** Shown only while these fields have these values, as a field's dependsOn. */
+  dependsOn?: FieldDef['dependsOn'];
 }
 
 export interface Retry {
@@ -130,6 +144,7 @@ export function useSettings(def: FormDef) {
   const dirty = ready ? changed(fields, ready.initial, ready.values) : [];
   useEffect(() => $unsaved.set(dirty.length > 0), [dirty.length]);
 
+  const fill = (v: Values) => Object.entries(v).forEach(([name, value]) => set(name, value));
   const set = (name: string, value: Value) => {
     // From the latest state: two edits before a render both count.
     setState((s) => (s.status === 'ready' ? { ...s, values: { ...s.values, [name]: value } } : s));
@@ -176,7 +191,7 @@ export function useSettings(def: FormDef) {
     return true;
   };
 
-  return { state, fields, problems, serverErrors, touched, dirty, saving, set, save, reset, reload: () => load(), n, range, choose };
+  return { state, fields, problems, serverErrors, touched, dirty, saving, set, fill, save, reset, reload: () => load(), n, range, choose };
 }
 
 function KeyChooser({ form, def }: { form: ReturnType<typeof useSettings>; def: NonNullable<FormDef['key']> }) {
@@ -261,6 +276,15 @@ export function SettingsForm({ def, children }: { def: FormDef; children?: React
           {form.fields
             .filter((f) => visible(f, state.values))
             .map((f) => (f.cells ? <WeekTable key={f.name} f={f} cell={(c, label) => control(c, state.values, label)} /> : control(f, state.values)))}
+          {def.fill
+            ?.filter((b) => visible(b, state.values))
+            .map((b) => (
+              <p key={b.label}>
+                <button type="button" className="button" onClick={() => form.fill(b.values(state.values))}>
+                  {i18n._(b.label)}
+                </button>
+              </p>
+            ))}
           {children}
           <div className="actions">
             <button type="submit" className="button primary" disabled={(def.read && !form.dirty.length) || form.saving} aria-busy={form.saving}>

@@ -18,6 +18,8 @@ export type WidgetKind =
   | 'mask'
   | 'port'
   | 'password'
+  /** A time zone chosen from the browser's list (src/i18n/zones.ts), each with its offset now. */
+  | 'zone'
   | 'weekdays';
 
 export type Value = string | number;
@@ -98,7 +100,7 @@ export function valueFields(fields: readonly BoundField[]): BoundField[] {
   return fields.flatMap((f) => (f.cells ? f.cells.flat() : [f]));
 }
 
-export function visible(f: FieldDef, values: Values): boolean {
+export function visible(f: Pick<FieldDef, 'dependsOn'>, values: Values): boolean {
   if (!f.dependsOn) return true;
   return Object.entries(f.dependsOn).every(([k, allowed]) => allowed.some((a) => String(a) === String(values[k])));
 }

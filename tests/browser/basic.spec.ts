@@ -261,17 +261,17 @@ test('identify mode, fingerprint precision, work mode: save, reload, restart; ou
 /** Minutes since midnight of "HH:MM". */
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
-test('time: NTP server required, time zone format, manual date and time kept across reload and restart', async ({ page, request, terminal }) => {
+test('time: NTP server required, a time zone from the list, manual date and time kept across reload and restart', async ({ page, request, terminal }) => {
   test.setTimeout(RESTARTING);
   // The clock is put right at the end (then NTP again if the terminal had it).
   const kept = await keepSettings(request, terminal, 'TimeParam', 'DateTimeParam');
   const [display, clock] = kept.values;
-  const zoneNext = other(clock.TimeZone, '+08:00', '+05:45');
+  const zoneNext = other(clock.TimeZone, 'Asia/Shanghai', 'Asia/Tokyo');
   const hours = display.TimeFormat === 1 ? '24-hour' : '12-hour';
   try {
     await openSignedIn(page, '/basicSetting/timeSetting');
     const ntp = page.getByLabel('NTP server');
-    const zone = page.getByLabel('Time zone (UTC offset, e.g. +08:00)');
+    const zone = page.getByLabel('Time zone');
     const date = page.getByLabel('Date', { exact: true });
     const time = page.getByLabel('Time', { exact: true });
     const auto = page.getByRole('radio', { name: 'Automatic (NTP)' });
@@ -289,9 +289,7 @@ test('time: NTP server required, time zone format, manual date and time kept acr
     await ntp.fill('');
     await expect(page.getByText('Required')).toBeVisible();
     await ntp.fill('ntp.example.org');
-    await zone.fill('+15:00');
-    await expect(page.getByText('This value has the wrong format')).toBeVisible();
-    await zone.fill(zoneNext);
+    await zone.selectOption(zoneNext);
     await page.getByRole('radio', { name: 'Manual' }).check();
     await expect(ntp).toHaveCount(0);
     await date.fill('2027-03-04');
@@ -496,7 +494,8 @@ test('system information: every field and count; Refresh recounts', async ({ pag
   const n = (x: unknown) => (x as number).toLocaleString('en');
   const of = (count: unknown, max: unknown) => `${n(count)} / ${n(max)}`;
   await openSignedIn(page, '/basicSetting/systemInfo');
-  const row = (label: string) => page.locator('.info-list div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd');
+  // The value itself (a count's row also holds its bar and, above 90 %, a warning: tests/browser/capacity.spec.ts).
+  const row = (label: string) => page.locator('.info-list div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd bdi');
   await expect(row('Firmware version')).toHaveText(String(info.Build_Version));
   await expect(row('Kernel version')).toHaveText(String(info.KernelVersion));
   await expect(row('File system version')).toHaveText(String(info.FSVersion));
@@ -512,7 +511,7 @@ test('system information: every field and count; Refresh recounts', async ({ pag
   // Iris only where supported.
   if (supports.IRIS === 1) await expect(row('Iris')).toHaveText(of(info.IrisCount, info.MaxIRIS));
   else await expect(page.getByText('Iris', { exact: true })).toHaveCount(0);
-  await expect(row('Cards')).toHaveText(n(info.CardCount));
+  await expect(row('Cards')).toHaveText(of(info.CardCount, info.MaxCard));
   await expect(row('Records')).toHaveText(of(info.RecordCount, info.MaxRecord));
   await expectAccessible(page, 'system information');
 
@@ -530,7 +529,7 @@ test('system information: every field and count; Refresh recounts', async ({ pag
     }
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(row('Users')).toHaveText(of((info.UserCount as number) + 1, info.MaxUser));
-    await expect(row('Cards')).toHaveText(n((info.CardCount as number) + 1));
+    await expect(row('Cards')).toHaveText(of((info.CardCount as number) + 1, info.MaxCard));
     if (supports.FP === 1) await expect(row('Fingerprints')).toHaveText(of(info.FPCount, info.MaxFP)); // no finger enrolled
   } finally {
     await api.remove([id]);

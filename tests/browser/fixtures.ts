@@ -338,7 +338,9 @@ export async function keepSettings(request: APIRequestContext, terminal: Termina
       if (r.retvalue !== 0) throw new Error(`putting back ${name}: Get${name} answered ${JSON.stringify(r)}`);
     };
     for (const [i, [name]] of refs.entries()) {
-      const v = values[i];
+      // What the write takes: a read may answer more (SetDateTimeParam's UtcOffset).
+      const takes = CALLS[`Get${name}` as CallName].request;
+      const v = Object.fromEntries(Object.entries(values[i]).filter(([k]) => Object.hasOwn(takes, k))) as Json;
       if (name !== 'DateTimeParam') {
         await write(name, v);
         continue;

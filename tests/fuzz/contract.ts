@@ -151,6 +151,18 @@ export function momentOf(f: Field): 'date' | 'datetime' | null {
   if (f.kind !== 'string' || !f.pattern || !/\{4\}-\(0\[1-9\]\|1\[0-2\]\)-/.test(f.pattern)) return null;
   return /\) \(/.test(f.pattern) ? 'datetime' : 'date';
 }
+/** A time zone name Node's tz database has, or a stored ±HH:MM offset (a field of format `zone`). */
+export function knownZone(v: string): boolean {
+  if (/^[+-]\d\d:\d\d$/.test(v)) return true;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: v });
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** Valid zones to draw from: the names Node lists, UTC, a fixed Etc zone, stored offsets. */
+export const ZONES = [...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/GMT-9', '+05:45', '-03:30'];
 /** The day in a YYYY-MM-DD[...] text exists (2031-02-30 does not). */
 export function realDay(v: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);

@@ -2,7 +2,7 @@
 // the contract does with a value (judgeValue) and with a whole request, as it
 // reads it off the wire (verdictOf): take it, refuse it, or either.
 import type { Field, Fields } from '../../src/api/contract.ts';
-import { SPECS, cleanText, momentOf, own, realDay, type Encoding, type Values } from './contract.ts';
+import { SPECS, cleanText, knownZone, momentOf, own, realDay, type Encoding, type Values } from './contract.ts';
 
 // ===========================================================================
 // The oracle: what a device that keeps the contract does with a value
@@ -25,6 +25,7 @@ export function judgeValue(f: Field, v: unknown, path: string, reply = false): V
       if (f.pattern && !new RegExp(f.pattern).test(v)) return no(`${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)} does not match ${f.pattern}`);
       if (f.values && !f.values.includes(v)) return no(`${JSON.stringify(v)} is not one of ${f.values.join(', ')}`);
       if (momentOf(f) && v !== '' && !realDay(v)) return no(`${JSON.stringify(v)} is no day of the calendar`);
+      if (f.format === 'zone' && !knownZone(v)) return no(`${JSON.stringify(v)} is no time zone the tz database has`);
       return OK;
     case 'int':
     case 'flag': {

@@ -4,7 +4,7 @@
 // wrong types, numbers past the ends, unknown field names).
 import fc from 'fast-check';
 import type { Field, Fields } from '../../src/api/contract.ts';
-import { cleanText, momentOf, realDay, type Encoding, type Values } from './contract.ts';
+import { ZONES, cleanText, momentOf, realDay, type Encoding, type Values } from './contract.ts';
 import { judgeValue, type Token } from './oracle.ts';
 
 // ===========================================================================
@@ -41,6 +41,7 @@ export function validValue(f: Field): fc.Arbitrary<unknown> {
   switch (f.kind) {
     case 'string': {
       if (f.values) return fc.constantFrom(...f.values);
+      if (f.format === 'zone') return fc.constantFrom(...ZONES);
       const text = f.pattern ? fc.stringMatching(new RegExp(f.pattern)) : fc.string({ unit: TEXT_UNIT, maxLength: f.maxLength ?? 40 });
       return text.filter((s) => fitsValue(f, s));
     }

@@ -102,6 +102,7 @@ api('info answers the profile and live counts', async () => {
   assert.is(info.FPCount, fingers, 'enrolled fingers');
   assert.is(info.FaceCount, users.filter((u) => u.Face).length);
   assert.is(info.CardCount, users.filter((u) => u.CardNo).length, 'users with a card');
+  assert.is(info.MaxCard, sim.profile.MaxCard, 'the card capacity (the profile\'s)');
   assert.is(info.IrisCount, 0);
   const { retvalue: _, ...fields } = info;
   assert.is(validate(fields, CALLS.SetInfoParam.response), null, 'the reply fits the contract');

@@ -7,6 +7,7 @@
 // puts first), so this file needs nothing at run time from ../api.ts, which
 // imports it.
 import type { CallImpl, Context } from '../types.ts';
+import { formatOffset, isFixedZone, offsetAt, wallClock } from '../../../src/i18n/zones.ts';
 
 /** An error reply (SPEC §8 code, message id, the field at fault). */
 const no = (retvalue: number, field?: string, msg = `err.${retvalue}`) => ({ retvalue, msg, ...(field ? { field } : {}) });
@@ -17,7 +18,7 @@ export const seeds: Record<string, Record<string, unknown>> = {
   TimeParam: { Language: 'en', DateFormat: 0, TimeFormat: 0, PowerSaving: 1, ScreenInterval: 60, KeyboardLock: 0 },
   IdentifyParam: { IdentifyMode: 0 },
   FPCompareParam: { FPPrecision: 0 },
-  DateTimeParam: { Mode: 1, NtpServer: 'pool.ntp.org', TimeZone: '+01:00' },
+  DateTimeParam: { Mode: 1, NtpServer: 'pool.ntp.org', TimeZone: 'Europe/Berlin' },
   // The European Union's rule: last Sunday of March to last Sunday of October.
   DSTParam: { Mode: 0, Offset: 1, StartMonth: 3, StartDay: 29, StartWeek: 7, StartWeekday: 0, EndMonth: 10, EndDay: 25, EndWeek: 7, EndWeekday: 0 },
   StatusChangeInfo: { Mon: '12:00', Tue: '12:00', Wed: '12:00', Thu: '12:00', Fri: '12:00', Sat: '11:00', Sun: '11:00' },
@@ -35,17 +36,43 @@ const save = (ctx: Context, pair: string, values: Params) =>
 
 // --- Clock -----------------------------------------------------------------
 // The device clock is the host's plus an offset a manual setting stores; it
-// is shown in the configured time zone.
-const tzMs = (tz: unknown) => {
-  const m = /^([+-])(\d\d):(\d\d)$/.exec(String(tz));
-  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
-};
+// is shown in the configured time zone: a region zone by its own rules
+// (Node's tz database), a fixed-offset zone (UTC, Etc/*, a stored ±HH:MM)
+// plus DSTParam's hours while its period runs.
 const pad = (n: number) => String(n).padStart(2, '0');
-function wallClock(ms: number) {
-  const d = new Date(ms);
-  return { Date: `${String(d.getUTCFullYear()).padStart(4, '0')}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`, Time: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}` };
+
+/** The day (UTC ms of its 00:00) a DST edge falls on in `year`: by month and day, or by week (1 to 6, 7 last, 8 penultimate) and weekday. */
+function edgeDay(dst: Params, edge: 'Start' | 'End', year: number): number {
+  const month = Number(dst[`${edge}Month`]) - 1;
+  if (dst.Mode === 1) return Date.UTC(year, month, Number(dst[`${edge}Day`]));
+  const weekday = Number(dst[`${edge}Weekday`]);
+  const week = Number(dst[`${edge}Week`]);
+  const days = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const first = 1 + ((weekday - new Date(Date.UTC(year, month, 1)).getUTCDay() + 7) % 7);
+  const last = first + 7 * Math.floor((days - first) / 7);
+  const day = week === 7 ? last : week === 8 ? last - 7 : Math.min(first + 7 * (week - 1), last);
+  return Date.UTC(year, month, day);
 }
-const deviceMs = (ctx: Context, dt: Params) => ctx.now() + Number(dt.ClockOffset ?? 0) + tzMs(dt.TimeZone);
+
+/** Minutes east of UTC of the device's zone at `ms`. */
+function zoneOffset(ctx: Context, zone: string, ms: number): number {
+  const standard = offsetAt(zone, ms) || 0;
+  const dst = settings(ctx, 'DSTParam');
+  if (!isFixedZone(zone) || dst.Mode === 0) return standard;
+  const wall = ms + standard * 60_000;
+  const year = new Date(wall).getUTCFullYear();
+  const [start, end] = [edgeDay(dst, 'Start', year), edgeDay(dst, 'End', year)];
+  const on = start <= end ? wall >= start && wall < end : wall >= start || wall < end;
+  return standard + (on ? Number(dst.Offset) * 60 : 0);
+}
+const instant = (ctx: Context, dt: Params) => ctx.now() + Number(dt.ClockOffset ?? 0);
+const deviceWall = (ctx: Context, dt: Params, back = 0) => wallClock(formatOffset(zoneOffset(ctx, String(dt.TimeZone), instant(ctx, dt) - back)), instant(ctx, dt) - back);
+/** The instant a wall clock in `zone` names (the offset read at the guess, then again at the result). */
+function fromWall(ctx: Context, zone: string, date: string, time: string): number {
+  const wall = Date.parse(`${date}T${time}:00Z`);
+  const guess = wall - zoneOffset(ctx, zone, wall) * 60_000;
+  return wall - zoneOffset(ctx, zone, guess) * 60_000;
+}
 
 // --- Authorization lists ---------------------------------------------------
 export interface AuthItem {
@@ -141,7 +168,8 @@ export const handlers: Record<string, CallImpl> = {
     handle(ctx) {
       const dt = settings(ctx, 'DateTimeParam');
       const { DateFormat, TimeFormat } = settings(ctx, 'TimeParam');
-      return { Mode: dt.Mode, ...wallClock(deviceMs(ctx, dt)), DateFormat, TimeFormat, NtpServer: dt.NtpServer ?? '', TimeZone: dt.TimeZone };
+      const UtcOffset = formatOffset(zoneOffset(ctx, String(dt.TimeZone), instant(ctx, dt)));
+      return { Mode: dt.Mode, ...deviceWall(ctx, dt), DateFormat, TimeFormat, NtpServer: dt.NtpServer ?? '', TimeZone: dt.TimeZone, UtcOffset };
     },
   },
   GetDateTimeParam: {
@@ -153,10 +181,10 @@ export const handlers: Record<string, CallImpl> = {
         // Keep the clock (its instant: a new time zone moves the wall clock) when
         // the form sends back the time it was shown, this minute or the last.
         const same = [0, 60_000].some((back) => {
-          const w = wallClock(deviceMs(ctx, dt) - back);
+          const w = deviceWall(ctx, dt, back);
           return w.Date === p.Date && w.Time === p.Time;
         });
-        if (!same) offset = Date.parse(`${p.Date}T${p.Time}:00Z`) - tzMs(p.TimeZone) - ctx.now();
+        if (!same) offset = fromWall(ctx, String(p.TimeZone), String(p.Date), String(p.Time)) - ctx.now();
       }
       await save(ctx, 'TimeParam', { DateFormat: p.DateFormat, TimeFormat: p.TimeFormat });
       await save(ctx, 'DateTimeParam', { Mode: p.Mode, NtpServer: p.NtpServer ?? dt.NtpServer ?? '', TimeZone: p.TimeZone, ClockOffset: offset });

@@ -42,6 +42,34 @@ const authorize = {
   Status: { kind: 'int', values: [0, 1], doc: '1 authorize the selected devices, 0 cancel their authorization.' },
 } as const satisfies Fields;
 
+/** An IANA name, or the fixed offset a store from before names holds. */
+const ZONE_NAME = '^[A-Z][A-Za-z0-9_+-]*(/[A-Z][A-Za-z0-9_+-]*)*$';
+const OFFSET = '(-(0[0-9]|1[01]):(00|30)|-12:00|\\+(0[0-9]|1[0-3]):(00|15|30|45)|\\+14:00)';
+const zone = {
+  kind: 'string',
+  maxLength: 64,
+  pattern: `${ZONE_NAME}|^${OFFSET}$`,
+  format: 'zone',
+  doc:
+    "The device's time zone: an IANA tz database name (`Europe/Berlin`, `Asia/Tokyo`, `UTC`, `Etc/GMT-9`), which the device keeps as it is and reads Date and Time in. " +
+    'A name its tz database does not have is refused (10005 naming TimeZone), so is any other text. The offset from UTC follows from the name at each moment, daylight saving included; the read answers it as UtcOffset. ' +
+    'A store written before names (an offset from UTC, -12:00 to +14:00, e.g. +08:00, -03:30, +05:45) is answered as it is, and that offset is taken back unchanged on write, so a backup or a script that writes back what it read still works: it is a fixed-offset zone. ' +
+    'The console offers the names of its browser (Intl.supportedValuesOf), each with its offset now, plus UTC and Etc/GMT-14 to Etc/GMT+12; a stored offset or a name the browser lacks is shown as it is, first in the list, until another is chosen. ' +
+    'Daylight saving time: a zone with rules of its own (every region name, such as Europe/Berlin, also one without DST now, such as Asia/Tokyo) follows those rules, and DSTParam is kept but does not apply; ' +
+    "DSTParam's rules apply only with a fixed-offset zone: UTC, Etc/*, or a stored offset.",
+} as const satisfies Field;
+
+/** The date and time pair: the read also answers the offset the zone implies now (UtcOffset), which the write does not take. */
+function dateTime<const F extends Fields>(fields: F) {
+  const p = pair('DateTimeParam', 'Basic setup', 'date and time', fields);
+  const UtcOffset = {
+    kind: 'string',
+    pattern: '^[+-]([01][0-9]|2[0-3]):[0-5][0-9]$',
+    doc: "Read only: the offset from UTC (±HH:MM) TimeZone implies at the device's clock now, daylight saving included (+09:00 for Asia/Tokyo; +02:00 for Europe/Berlin in summer, +01:00 in winter; a fixed-offset zone's offset plus DSTParam's Offset while its DST period runs, up to +17:00). A clock set centuries back reads the zone's local mean time then (-04:19 for America/Moncton in 0699), to the minute. Not written: a write that sends it is refused (10005), like any field the write does not name.",
+  } as const satisfies Field;
+  return { ...p, SetDateTimeParam: { ...p.SetDateTimeParam, response: { ...fields, UtcOffset } } };
+}
+
 function call<const M extends 'GET' | 'POST', const P extends string, const E extends CallSpec['encoding'], const Q extends Fields, const R extends Fields>(
   method: M,
   path: P,
@@ -85,7 +113,7 @@ export const BASIC_PAIRS = {
   ...pair('FPCompareParam', 'Basic setup', 'fingerprint precision', {
     FPPrecision: { kind: 'int', values: [0, 1, 2], doc: 'Fingerprint matching precision: 0 normal, 1 precision, 2 advanced (strictest).' },
   }),
-  ...pair('DateTimeParam', 'Basic setup', 'date and time', {
+  ...dateTime({
     Mode: { kind: 'int', values: [0, 1], doc: 'Time source: 0 manual (Date and Time set the clock), 1 NTP (NtpServer sets it).' },
     Date: { kind: 'string', pattern: DAY_PATTERN, format: 'date', doc: "Read: the device's date now (YYYY-MM-DD). Write with Mode 0: sets the clock together with Time." },
     Time: { kind: 'string', pattern: HHMM, doc: "Read: the device's time now (HH:MM). Write with Mode 0: sets the clock; the device keeps its clock when Date and Time are what it answered (this minute or the last), so saving other fields does not move it." },
@@ -98,14 +126,10 @@ export const BASIC_PAIRS = {
       pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$',
       doc: 'NTP server (host name or IPv4 address). Required with Mode 1: the device answers 10003 naming it otherwise.',
     },
-    TimeZone: {
-      kind: 'string',
-      pattern: '^(-(0[0-9]|1[01]):(00|30)|-12:00|\\+(0[0-9]|1[0-3]):(00|15|30|45)|\\+14:00)$',
-      doc: 'Offset from UTC, -12:00 to +14:00 (e.g. +08:00, -03:30, +05:45).',
-    },
+    TimeZone: zone,
   }),
   ...pair('DSTParam', 'Basic setup', 'daylight saving time', {
-    Mode: { kind: 'int', values: [0, 1, 2], doc: 'Daylight saving time: 0 disabled, 1 date format (month and day), 2 week format (month, week and weekday).' },
+    Mode: { kind: 'int', values: [0, 1, 2], doc: "Daylight saving time: 0 disabled, 1 date format (month and day), 2 week format (month, week and weekday). Applies only while DateTimeParam's TimeZone is a fixed-offset zone (UTC, Etc/*, a stored offset): from 00:00 of the start day to 00:00 of the end day, standard time (a start after the end spans the new year). With a region zone (Europe/Berlin) the zone's own rules apply and these are kept unused; the console's DST screen says so." },
     Offset: { kind: 'int', min: 0, max: 3, doc: 'Hours the clock moves forward while DST is on, 0 to 3 (SPEC §9: +0 to +3).' },
     StartMonth: month('starts'),
     StartDay: day('starts'),

@@ -8,6 +8,7 @@ import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
 import { Loading } from '../../ui/Status.tsx';
 import { opts, type FieldDef } from '../../form/rules.ts';
 import { requestGoform } from '../../api/request.ts';
+import { isFixedZone, wallClock } from '../../i18n/zones.ts';
 
 const screen = (def: FormDef) => () => <SettingsForm def={def} />;
 
@@ -85,10 +86,12 @@ export const TimeSetting = screen({
     { name: 'Date', kind: 'date', label: /*i18n*/ 'basic.date', dependsOn: MANUAL },
     { name: 'Time', kind: 'time', label: /*i18n*/ 'basic.time', dependsOn: MANUAL },
     { name: 'NtpServer', kind: 'text', label: /*i18n*/ 'basic.ntpServer', dependsOn: { Mode: [1] }, required: true },
-    { name: 'TimeZone', kind: 'text', label: /*i18n*/ 'basic.timeZone' },
+    { name: 'TimeZone', kind: 'zone', label: /*i18n*/ 'basic.zone' },
     DATE_FORMAT,
     TIME_FORMAT,
   ],
+  // This computer's clock as the wall clock of the zone on the form (the device's, or the one chosen), not the browser's.
+  fill: [{ label: /*i18n*/ 'basic.fromComputer', values: (v) => wallClock(String(v.TimeZone), Date.now()), dependsOn: MANUAL }],
 });
 
 // DST: the month serves both formats; day for the date format, week and weekday for the week format.
@@ -100,7 +103,7 @@ const dstEdge = (edge: string, month: string, day: string, week: string, weekday
   { name: `${edge}Week`, kind: 'select', label: week, options: WEEKS, dependsOn: { Mode: [2] } },
   { name: `${edge}Weekday`, kind: 'select', label: weekday, options: WEEKDAYS, dependsOn: { Mode: [2] } },
 ];
-export const Dst = screen({
+const dst: FormDef = {
   read: 'SetDSTParam',
   write: 'GetDSTParam',
   fields: [
@@ -109,7 +112,23 @@ export const Dst = screen({
     ...dstEdge('Start', /*i18n*/ 'basic.startMonth', /*i18n*/ 'basic.startDay', /*i18n*/ 'basic.startWeek', /*i18n*/ 'basic.startWeekday'),
     ...dstEdge('End', /*i18n*/ 'basic.endMonth', /*i18n*/ 'basic.endDay', /*i18n*/ 'basic.endWeek', /*i18n*/ 'basic.endWeekday'),
   ],
-});
+};
+/** DST: with a zone of its own rules (Europe/Berlin) these settings do not apply, and the screen says so (docs/API.md, DSTParam). */
+export function Dst() {
+  const [zone, setZone] = useState('');
+  useEffect(() => {
+    requestGoform('SetDateTimeParam').then((r) => setZone(String(r.TimeZone ?? '')), () => {});
+  }, []);
+  return (
+    <SettingsForm def={dst}>
+      {zone && !isFixedZone(zone) && (
+        <p className="unit" role="note">
+          {i18n._('basic.dstZone', { zone })}
+        </p>
+      )}
+    </SettingsForm>
+  );
+}
 
 const statusChange: FormDef = {
   read: 'SetStatusChangeInfo',
