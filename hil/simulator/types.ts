@@ -1,6 +1,7 @@
 // What the simulator's areas and its API table share: the device state, the
 // handler context and shape, and how a handler answers an error. The areas
 // import this, not api.ts, so nothing imports back the module that imports it.
+import { ADDED_CODES } from '../../src/api/codes.ts';
 import type { LoginGuard } from './login-guard.ts';
 import type { DeviceProfile } from './profile.ts';
 import type { Store } from './store.ts';
@@ -141,6 +142,11 @@ class Failure extends Error {
   }
 }
 /** Throw from a handler to answer with an error code. */
+/** The `msg` of a code: the contract's own key for the codes it adds (msg.fwChecksum, ...), else err.<code>. */
+export const msgOf = (code: number) => ADDED_CODES.find((c) => c.code === code)?.msg ?? `err.${code}`;
+/** Refuse with `code`, its message and the field at fault. */
+export const refuse = (code: number, field: string): never => reject(code, msgOf(code), { field });
+
 export function reject(retvalue: number, msg?: string, extra?: Partial<Reply>): never {
   throw new Failure(fail(retvalue, msg, extra));
 }

@@ -12,9 +12,9 @@ import { chmodSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import { join } from 'node:path';
 import { CERT_MAX_BYTES } from '../../../src/api/certificate.ts';
-import { ADDED_CODES, CERT_EXPIRED, CERT_KEY_MISMATCH } from '../../../src/api/codes.ts';
+import { CERT_EXPIRED, CERT_KEY_MISMATCH } from '../../../src/api/codes.ts';
 import { writeFileAtomic } from '../store.ts';
-import { reject, type CallImpl, type Context, type DeviceState, type Upload } from '../types.ts';
+import { refuse, type CallImpl, type Context, type DeviceState, type Upload } from '../types.ts';
 import { seeds as networkSeeds } from './network.ts';
 
 type Pem = NonNullable<DeviceState['certificate']>;
@@ -22,8 +22,6 @@ type Pem = NonNullable<DeviceState['certificate']>;
 /** How long the first-boot certificate is valid: ten years from the terminal's clock then. */
 export const FIRST_BOOT_DAYS = 3650;
 
-const msgOf = (code: number) => ADDED_CODES.find((c) => c.code === code)?.msg ?? `err.${code}`;
-const refuse = (code: number, field: string): never => reject(code, msgOf(code), { field });
 
 // ---------------------------------------------------------------------------
 // DER, just what one certificate needs (X.690 definite lengths).

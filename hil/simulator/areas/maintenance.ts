@@ -18,19 +18,16 @@
 import { rmSync } from 'node:fs';
 import { encodePng } from '../../png.ts';
 import { COMMANDS, FIRMWARE_MAX_BYTES } from '../../../src/api/maintenance.ts';
-import { ADDED_CODES, FW_BAD_SIGNATURE, FW_CHECKSUM, FW_NOT_NEWER, FW_UNKNOWN_KEY, FW_UNSIGNED, UNKNOWN_COMMAND } from '../../../src/api/codes.ts';
+import { FW_BAD_SIGNATURE, FW_CHECKSUM, FW_NOT_NEWER, FW_UNKNOWN_KEY, FW_UNSIGNED, UNKNOWN_COMMAND } from '../../../src/api/codes.ts';
 import { checkSignature, isNewer, readPackage, type SignatureVerdict } from '../../firmware.ts';
 import { firmwareKeysFor } from '../profile.ts';
-import { reject, type CallImpl, type Context, type DeviceState, type FileReply, type Session, type Upload, type User } from '../types.ts';
+import { refuse, reject, type CallImpl, type Context, type DeviceState, type FileReply, type Session, type Upload, type User } from '../types.ts';
 import { clearRecords, recordCount } from './records/generate.ts';
 import { enrolment } from './users.ts';
 import { userCounts } from './users/list.ts';
 import { seeds as networkSeeds } from './network.ts';
 import { seeds as accessSeeds } from './access.ts';
 
-/** The `msg` of a code: the contract's own key for the codes it adds (msg.fwChecksum, ...), else err.<code>. */
-const msgOf = (code: number) => ADDED_CODES.find((c) => c.code === code)?.msg ?? `err.${code}`;
-const refuse = (code: number, field: string): never => reject(code, msgOf(code), { field });
 
 /** The firmware the terminal runs: the last upgrade's, else the profile's. */
 const running = (ctx: Context) => ctx.store.get().firmware ?? ctx.profile.Build_Version;

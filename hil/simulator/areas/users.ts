@@ -11,8 +11,8 @@ import { PHOTO_MAX_BYTES, USER_FIELDS } from '../../../src/api/users.ts';
 import { ADD_LIMIT, ENROLL_BUSY, ENROLL_FAILED, ENROLL_TIMEOUT } from '../../../src/api/codes.ts';
 import type { EnrollOutcome } from '../profile.ts';
 import { writeFileAtomic } from '../store.ts';
-import { fail, failureOf, reject, type CallImpl, type Context, type FileReply, type Reply, type Upload, type User } from '../types.ts';
-import { INVALID_CODES, find, msgOf, noUser, save, userCounts, view, type Params } from './users/list.ts';
+import { fail, failureOf, msgOf, reject, type CallImpl, type Context, type FileReply, type Reply, type Upload, type User } from '../types.ts';
+import { INVALID_CODES, find, noUser, save, userCounts, view, type Params } from './users/list.ts';
 import { XLSX_TYPE, exportUsers, importUsers } from './users/sheets.ts';
 
 // ---------------------------------------------------------------------------

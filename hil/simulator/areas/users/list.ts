@@ -3,9 +3,9 @@
 // store state (a change replaces the array, so the next read builds it anew).
 // Also how a user is checked and saved, which adduser and an import share.
 import { FINGERS, USER_FIELDS } from '../../../../src/api/users.ts';
-import { ADDED_CODES, ADD_LIMIT } from '../../../../src/api/codes.ts';
+import { ADD_LIMIT } from '../../../../src/api/codes.ts';
 import type { DeviceProfile } from '../../profile.ts';
-import { reject, type Context, type User } from '../../types.ts';
+import { msgOf, reject, type Context, type User } from '../../types.ts';
 
 export type Params = Record<string, unknown>;
 export type FieldName = keyof typeof USER_FIELDS;
@@ -20,8 +20,6 @@ export const own = (o: object, k: string) => Object.prototype.hasOwnProperty.cal
 /** Codes for malformed values instead of 10005 (the contract's docs). */
 export const INVALID_CODES = { UserID: 40401, Password: 40404 };
 export const problem = (code: number, field: string): Problem => ({ code, field });
-/** The `msg` of a code: the contract's own key for the codes it adds (msg.addUpToLimit, msg.enrollFailed, ...), else err.<code>. */
-export const msgOf = (code: number) => ADDED_CODES.find((c) => c.code === code)?.msg ?? `err.${code}`;
 const refuse = (p: Problem): never => reject(p.code, msgOf(p.code), { field: p.field });
 export const noUser = (): never => reject(40401, 'err.40401', { field: 'UserID' });
 

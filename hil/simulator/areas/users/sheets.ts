@@ -7,8 +7,8 @@ import type { CellValue, Workbook, Worksheet } from 'exceljs';
 import { SHEET_MAX_BYTES, SHEET_MAX_ROWS, USER_FIELDS } from '../../../../src/api/users.ts';
 import type { DeviceProfile } from '../../profile.ts';
 import { coerce, validate } from '../../validate.ts';
-import { reject, type Context, type Upload, type User } from '../../types.ts';
-import { FIELD_NAMES, INVALID_CODES, Index, msgOf, own, problem, rangeProblem, saveProblem, sortUsers, userFrom, type FieldName, type Params, type Problem } from './list.ts';
+import { msgOf, reject, type Context, type Upload, type User } from '../../types.ts';
+import { FIELD_NAMES, INVALID_CODES, Index, own, problem, rangeProblem, saveProblem, sortUsers, userFrom, type FieldName, type Params, type Problem } from './list.ts';
 
 /** What ExportUserAll writes: every field but Password (a PIN that opens the door stays on the device). */
 export const EXPORT_FIELDS = FIELD_NAMES.filter((k) => k !== 'Password');
