@@ -170,9 +170,7 @@ class Run {
     if (!link || !shell || link.closed) return;
     link.interrupt(null);
     try {
-      await shell.clear();
-      await link.write('\r');
-      await link.expect(shell.prompt, 3000);
+      await shell.backToPrompt();
       this.log('console restored: transfer cancelled, back at the shell prompt');
     } catch (e) {
       this.log(`console: could not get back to the prompt (${(e as Error).message}); the next run cancels and clears the line at sign-in`);

@@ -65,6 +65,26 @@ export class ShellDriver {
     return dropped + (await this.link.settle(100, 1000)).length;
   }
 
+  /**
+   * Cancel a receiver still running on the console and reach the shell's
+   * prompt. An abort that lands while rb is reading a block is taken as the
+   * block's data; rb then waits out the block and asks again (NAK, or 'C' for
+   * a header), and at that moment an abort ends it. So: abort, press Enter,
+   * and wait for the prompt or for the receiver's next request, and abort
+   * again on the request. Each round waits for one of the two, not for a time.
+   */
+  async backToPrompt(rounds = 4, roundMs = Math.max(this.profile.timeouts.promptMs, 15_000)): Promise<void> {
+    const either = new RegExp(`(${this.profile.prompts.shell})|[\x15C]`, 'm');
+    let last = '';
+    for (let i = 0; i < rounds; i++) {
+      await this.clear();
+      await this.link.write('\r');
+      last = await this.link.expect(either, roundMs).catch((e) => (e instanceof LinkTimeout ? '' : Promise.reject(e)));
+      if (this.shell.test(last)) return;
+    }
+    throw new ConsoleError(`no shell prompt after ${rounds} cancels (last seen: ${JSON.stringify(last.slice(-80))})`);
+  }
+
   /** Reach a shell prompt, signing in if the console asks. */
   async signIn(): Promise<void> {
     const p = this.profile;

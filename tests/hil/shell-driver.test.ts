@@ -94,6 +94,64 @@ test('a command that fails without asking still fails with its output', async ()
   await link.close();
 });
 
+/**
+ * A receiver cut off in the middle of a block, the way rb is when the harness
+ * stops sending: every byte that comes is block data (CANs too), until the
+ * line has been quiet for a while; then the block is bad, rb asks again (NAK)
+ * and waits for a header, where CAN CAN ends it and the shell prints its prompt.
+ */
+function receiverMidBlock(quietMs: number) {
+  let state: 'block' | 'header' | 'shell' = 'block';
+  let cans = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const stream = new Duplex({
+    read() {},
+    write(chunk: Buffer, _encoding, done) {
+      for (const c of chunk) {
+        if (state === 'block') {
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            state = 'header';
+            stream.push(Buffer.from([0x15]));
+          }, quietMs);
+        } else if (state === 'header') {
+          cans = c === 0x18 ? cans + 1 : 0;
+          if (cans === 2) {
+            state = 'shell';
+            stream.push(Buffer.from('\r\nrb: cancelled\r\n$ '));
+          }
+        } else if (c === 0x0d) stream.push(Buffer.from('\r\n$ '));
+      }
+      done();
+    },
+  });
+  const link = streamLink(stream);
+  const driver = new ShellDriver(link, { ...loadTerminalProfile('default'), timeouts: { promptMs: 2000, commandMs: 2000, transferStartMs: 2000, httpMs: 2000 } });
+  return { driver, link, state: () => state, stop: () => clearTimeout(timer) };
+}
+
+test('backToPrompt: aborts that rb takes as block data do not end it; its next request is answered with another abort, and the shell prompt comes back', async () => {
+  // rb waits out a block longer than the harness's aborts are apart, so all of the first round's go into the block.
+  const rx = receiverMidBlock(1500);
+  await rx.driver.backToPrompt(4, 10_000);
+  assert.is(rx.state(), 'shell', 'the receiver was cancelled');
+  rx.stop();
+  await rx.link.close();
+});
+
+test('backToPrompt: a receiver that never lets go is reported, not waited on for ever', async () => {
+  const rx = receiverMidBlock(60_000);
+  try {
+    await rx.driver.backToPrompt(2, 300);
+    assert.unreachable('no prompt');
+  } catch (e) {
+    assert.instance(e, ConsoleError);
+    assert.match((e as Error).message, /no shell prompt after 2 cancels/);
+  }
+  rx.stop();
+  await rx.link.close();
+});
+
 test('QUESTION: the forms a question takes, and lines that are not one', () => {
   for (const q of ["mv: overwrite 'www'?", "rm: remove 'x'? ", 'Continue [Y/n] ', 'Continue [y/N]: ', 'Sure (yes/no)? ', 'OK (y/n)']) assert.ok(QUESTION.test(`out\r\n${q}`), q);
   for (const q of ['$ ', '# ', 'copying 3 files', 'what?\r\n', 'done (yes)', 'x?\r\nmore']) assert.not.ok(QUESTION.test(q), q);
