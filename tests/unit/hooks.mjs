@@ -1,4 +1,5 @@
-// Resolve hooks for unit tests: react -> preact/compat as in build.ts, and
+// Resolve hooks for unit tests: react -> preact/compat and @lingui/core -> its
+// stand-in (src/shim/lingui-core.ts) as in build.ts, and
 // the build's virtual catalogue module -> the compiled catalogues on disk.
 const ALIAS = {
   react: 'preact/compat',
@@ -8,6 +9,7 @@ const ALIAS = {
   'react/jsx-dev-runtime': 'preact/jsx-runtime',
   'use-sync-external-store/shim/index.js': 'preact/compat',
   'virtual:catalogs': new URL('./catalogs.ts', import.meta.url).href,
+  '@lingui/core': new URL('../../src/shim/lingui-core.ts', import.meta.url).href,
 };
 
 export async function resolve(specifier, context, next) {
