@@ -31,9 +31,9 @@ export function callsUsed(dir = join(ROOT, 'src'), checked = false): Set<string>
         // The form engine and the settings backup call with names from definitions (the backup's are the
         // settings screens' calls: tests/unit/backup.test.ts checks that this function sees every one).
         if (checked || /[\\/]form[\\/]|[\\/]maint[\\/]backup\.ts$/.test(p)) continue;
-        for (const m of src.matchAll(/(?:requestGoform|requestFile)\(\s*([^,)\s]*)/g)) {
+        for (const m of src.matchAll(/(?:requestGoform|requestFile|prepare)\(\s*([^,)\s]*)/g)) {
           const lit = /^['"](\w+)['"]$/.exec(m[1]);
-          if (!lit) throw new Error(`${relative(ROOT, p)}: requestGoform / requestFile need a literal call name (the build ships only the calls it sees)`);
+          if (!lit) throw new Error(`${relative(ROOT, p)}: requestGoform / requestFile / prepare need a literal call name (the build ships only the calls it sees)`);
           used.add(lit[1]);
         }
       }

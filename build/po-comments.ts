@@ -26,8 +26,10 @@ const PLACES: [string, string][] = [
   ['src/screens/network/', 'the Network settings pages'],
   ['src/screens/basic/', 'the Basic setup pages'],
   ['src/screens/access/', 'the Access control pages (and the access, time zone, group, shifts and card pages under Advanced)'],
-  ['src/screens/maint/records.tsx', 'the Records, Report and Temperature records pages (Advanced)'],
+  ['src/screens/maint/records.tsx', 'the Records, Report, Temperature records and Operation log pages (Advanced)'],
+  ['src/screens/maint/live.tsx', 'the Live events page (Advanced): what happens at the door as it happens'],
   ['src/screens/maint/device.tsx', 'the Firmware upgrade, Restart, Initialization and Initialization card pages (Advanced)'],
+  ['src/screens/maint/sessions.tsx', 'the Signed-in sessions page (Advanced)'],
   ['src/screens/maint/service.tsx', 'the service pages for technicians (/snkey, /up, /test, /cmd)'],
   ['src/screens/maint/', 'the settings Backup and restore page (Advanced)'],
 ];

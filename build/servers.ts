@@ -142,6 +142,8 @@ server.error-handler-404 = "/${INDEX}.gz"
 $HTTP["url"] =~ "^${API_PREFIX}" {
   # The device's API (docs/API.md), Host as the browser sent it.
   proxy.server = ( "" => ( ( ${backend} ) ) )
+  # Answers go on as they come, not held whole: live events (EventStream) stream through.
+  server.stream-response-body = 2
 } else $HTTP["url"] == "/${INDEX}.gz" {
   setenv.set-response-header = ( ${common}, "Cache-Control" => "${CACHE_REVALIDATE}" )
 } else $HTTP["url"] =~ "\\.gz$" {

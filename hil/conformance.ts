@@ -57,8 +57,8 @@ export function checkReply(call: string, status: number, body: string): string[]
   if (!spec) return [`not a call of the contract`];
   if (status !== 200) return [`HTTP status ${status}`];
   let reply: unknown;
-  // A call that answers a file (an export, a photo) answers JSON only when it fails.
-  if (spec.reply === 'file' && !/^\s*[{"]/.test(body)) return [];
+  // A call that answers a file (an export, a photo) or a stream of events answers JSON only when it fails.
+  if (spec.reply && !/^\s*[{"]/.test(body)) return [];
   try {
     reply = JSON.parse(body);
     if (typeof reply === 'string') reply = JSON.parse(reply);

@@ -238,6 +238,22 @@ static int send_request(struct mg_connection *conn, struct mg_connection *api, c
   return 0;
 }
 
+/* Live events (text/event-stream): mg_read waits until it has filled what it was asked for,
+ * so an event would wait for the next ones. Read a byte at a time (from civetweb's own buffer,
+ * not the socket) and pass each line on as soon as it ends. Stops when either side leaves. */
+static int relay_events(struct mg_connection *conn, struct mg_connection *api) {
+  char line[CHUNK];
+  size_t len = 0;
+  while (mg_read(api, line + len, 1) == 1) {
+    if (line[len++] != '\n' && len < sizeof line) continue;
+    if (mg_send_chunk(conn, line, (unsigned)len) <= 0) return 200;
+    len = 0;
+  }
+  if (len) mg_send_chunk(conn, line, (unsigned)len);
+  mg_write(conn, "0\r\n\r\n", 5);
+  return 200;
+}
+
 /* Relay the API's answer: status, headers, body. */
 static int relay_response(struct mg_connection *conn, struct mg_connection *api, const struct mg_request_info *ri) {
   const struct mg_response_info *resp = mg_get_response_info(api);
@@ -249,6 +265,8 @@ static int relay_response(struct mg_connection *conn, struct mg_connection *api,
   int rechunk = unknown_length && strcmp(ri->http_version, "1.1") == 0;
   const char *te = mg_get_header(api, "Transfer-Encoding");
   int api_chunked = te != NULL && strcasecmp(te, "chunked") == 0;
+  const char *ct = mg_get_header(api, "Content-Type");
+  int events = ct != NULL && strncasecmp(ct, "text/event-stream", 17) == 0;
   char buf[CHUNK];
   int i, n;
 
@@ -265,6 +283,7 @@ static int relay_response(struct mg_connection *conn, struct mg_connection *api,
   mg_printf(conn, "\r\n");
 
   if (!has_body) return status;
+  if (events && rechunk) return relay_events(conn, api);
   /* mg_read stops at the API's Content-Length, at the end of its chunks, or when it closes. */
   while ((n = mg_read(api, buf, sizeof buf)) > 0)
     if ((rechunk ? mg_send_chunk(conn, buf, (unsigned)n) : mg_write(conn, buf, (size_t)n)) <= 0) return status;

@@ -12,6 +12,8 @@ import { userCounts } from './areas/users/list.ts';
 import { seedUsers } from './areas/users/seed.ts';
 import { recordCount, seedRecords } from './areas/records/generate.ts';
 import { checkStrength, handlers as activation } from './activation.ts';
+import { handlers as oplog } from './oplog.ts';
+import { handlers as liveEvents } from './events.ts';
 
 export { fail, reject, failureOf } from './types.ts';
 export type { DeviceState, Reply, Session, Context, Handler, CallImpl } from './types.ts';
@@ -55,6 +57,8 @@ export const IMPLEMENTED: Partial<Record<CallName, CallImpl>> = {
   ...pairHandlers(),
   ...AREA_HANDLERS,
   ...activation,
+  ...oplog,
+  ...liveEvents,
   chklogin: {
     handle(ctx, p) {
       const username = String(p.username).trim();
@@ -74,7 +78,7 @@ export const IMPLEMENTED: Partial<Record<CallName, CallImpl>> = {
       const token = randomBytes(16).toString('hex');
       // In the factory state the factory credential opens a session that may only choose the password.
       const activation = !admin.activated;
-      ctx.sessions.set(token, { token, user: username, lastUsed: ctx.now(), activation });
+      ctx.sessions.set(token, { token, user: username, lastUsed: ctx.now(), activation, id: randomBytes(8).toString('hex'), peer: ctx.peer, since: ctx.now() });
       return { token, funs: [...ctx.profile.funs], name: username, ...(activation && { activate: 1 }) };
     },
   },

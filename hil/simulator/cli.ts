@@ -2,7 +2,8 @@
 //   npm start -- --brand anviz --profile lite --port 8081 --store .sim-data/x.json --fresh --log
 // --enroll fail|timeout|success: how face and finger enrolments on the
 // terminal end (the profile's `enroll.outcome`; success by default).
-// PORT overrides the port (default 8080).
+// PORT overrides the port (default 8080). --events SECONDS: live events at
+// random, one every SECONDS on average (20 by default; 0: none).
 // With --console (or --sandbox DIR) it is a full simulated terminal: a
 // sandbox folder is the terminal's / (default .sim-data/<brand>-sandbox, its
 // /www a symlink to a factory copy of the build), the web server serves
@@ -33,7 +34,7 @@ function args(argv: string[]): Record<string, string | true> {
 }
 
 const a = args(process.argv.slice(2));
-const known = ['brand', 'profile', 'store', 'port', 'host', 'fresh', 'log', 'console', 'sandbox', 'console-port', 'no-pty', 'enroll'];
+const known = ['brand', 'profile', 'store', 'port', 'host', 'fresh', 'log', 'console', 'sandbox', 'console-port', 'no-pty', 'enroll', 'events'];
 for (const k of Object.keys(a)) if (!known.includes(k)) throw new Error(`unknown option --${k} (use ${known.map((k) => `--${k}`).join(', ')})`);
 const brand = typeof a.brand === 'string' ? a.brand : defaultBrand();
 const siteDir = join(ROOT, 'dist', brand);
@@ -60,6 +61,8 @@ if (a.console !== undefined || a.sandbox !== undefined) {
   if (a.fresh === true && sandbox === ownSandbox) rmSync(sandbox, { recursive: true, force: true });
   prepareSandbox(sandbox, { factorySite: siteDir });
 }
+const eventsEvery = a.events === undefined ? 20 : Number(a.events);
+if (!Number.isFinite(eventsEvery) || eventsEvery < 0) throw new Error('--events takes seconds (0: no live events)');
 const sim = await startSimulator({
   siteDir: sandbox ? siteDirOf(sandbox) : siteDir,
   brand,
@@ -68,6 +71,8 @@ const sim = await startSimulator({
   port,
   host: typeof a.host === 'string' ? a.host : '127.0.0.1',
   log: a.log === true,
+  // Live events: someone at the door every --events seconds on average (0: none).
+  randomEventsMs: eventsEvery * 1000,
 });
 let serial: ConsoleServer | undefined;
 if (sandbox) {
@@ -97,6 +102,7 @@ console.log(`  data:     ${storeFile} (delete it, or pass --fresh, to start over
 console.log(`  firmware: ${profile.modelCode} ${sim.store.get().firmware ?? profile.Build_Version} (a package: npm run firmware -- --model ${profile.modelCode} --version V… --out fw.bin --key tests/keys/vendor-test.pem, the test key the shipped profiles hold; forced-upgrade password ${profile.upgradePassword})`);
 const { outcome, ms, timeoutMs } = profile.enroll;
 console.log(`  enrol:    ${outcome === 'timeout' ? `times out after ${timeoutMs} ms` : `${outcome === 'success' ? 'succeeds' : 'fails'} after ${ms} ms`} (--enroll success|fail|timeout)`);
+console.log(`  events:   ${eventsEvery ? `someone at the door every ${eventsEvery} s on average` : 'none'} (--events SECONDS, 0 for none)`);
 if (serial && sandbox) {
   console.log(`  serial:   ${serial.tcpUrl}${serial.ptyPath ? ` and ${serial.ptyPath}` : ''} (login ${CONSOLE_CREDENTIALS.user} / ${CONSOLE_CREDENTIALS.password})`);
   console.log(`  sandbox:  ${sandbox} (the terminal's /; the web server serves /www)`);

@@ -38,6 +38,8 @@ export interface DeviceProfile {
    * the administrator's setting (RestParam.IdleMinutes, 10 at the factory).
    */
   sessionIdleMs?: number;
+  /** Tests only: entries the operation log keeps, instead of OPLOG_SIZE (src/api/oplog.ts). */
+  oplogSize?: number;
   /** The factory credential: signs in only to choose the password while the terminal is in its factory state (activation.ts). */
   admin: { username: string; password: string };
   /** Users a fresh store is seeded with (at most MaxUser). */

@@ -20,6 +20,9 @@ import { SEEDS } from './settings.ts';
 import { ACTIVATION_CALLS } from './activation.ts';
 import { enrolment } from './areas/users.ts';
 import { upgradeUsers } from './areas/users/list.ts';
+import { logCall } from './oplog.ts';
+import { EventHub, isStreamReply } from './events.ts';
+import { deviceTime } from './areas/basic.ts';
 
 export interface SimulatorOptions {
   /** Folder holding one brand's build: manifest.json and *.gz (dist/<brand>). */
@@ -48,6 +51,8 @@ export interface SimulatorOptions {
    * when it starts, else none (the profile's default keys).
    */
   brand?: string;
+  /** Live events at random, one every this many ms on average (npm start); none by default: tests make their own (Simulator.events). */
+  randomEventsMs?: number;
 }
 
 export interface Simulator {
@@ -65,6 +70,8 @@ export interface Simulator {
   readonly restarting: Promise<void> | null;
   /** Resolves once the terminal answers: at once, or when the restart under way is over. */
   whenUp(): Promise<void>;
+  /** What happens at the door: a person at the reader (present), a schedule, any event (emit). */
+  events: EventHub;
 }
 
 interface Site {
@@ -173,7 +180,10 @@ function sendFile(res: ServerResponse, file: FileReply['file']): void {
 }
 
 /** `allow`: the method the call takes, for a 405's Allow header. */
-type Answer = { status: number; reply: Reply; file?: undefined; allow?: string } | { status: 200; file: FileReply['file']; reply?: undefined; allow?: undefined };
+type Answer =
+  | { status: number; reply: Reply; file?: undefined; allow?: string; stream?: undefined }
+  | { status: 200; file: FileReply['file']; reply?: undefined; allow?: undefined; stream?: undefined }
+  | { status: 200; stream: { after: number; session: Session }; reply?: undefined; file?: undefined; allow?: undefined };
 
 /** A refusal before any call is read or file served: its status and short text page. */
 function refuse(res: ServerResponse, what: { status: number; body: string }): void {
@@ -209,6 +219,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   // Date.now read at each call: tests may replace it.
   const now = options.now ?? (() => Date.now());
   const sessions = new Map<string, Session>();
+  const ended = new Set<string>();
   // Failed sign-ins per address and user name: memory only, like sessions.
   let logins = new LoginGuard();
   let site = loadSite(options.siteDir);
@@ -222,6 +233,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const hostNames = () => rest().HostNames.split(' ').filter(Boolean);
   /** How long a session may be unused: RestParam.IdleMinutes, or the profile's sessionIdleMs when a test sets one. */
   const idleMs = () => profile.sessionIdleMs ?? rest().IdleMinutes * 60_000;
+  /** Whether a session still holds: not ended, not idle past the limit. */
+  const holds = (s: Session) => sessions.get(s.token) === s && now() - s.lastUsed <= idleMs();
+  const events = new EventHub(store, () => deviceTime({ store, now }));
+  if (options.randomEventsMs) events.random(options.randomEventsMs);
 
   /** `after.restart`: a handler asked for a restart once its reply is sent (ctx.restart()). */
   async function api(req: IncomingMessage, url: URL, after: { restart: boolean }): Promise<Answer> {
@@ -230,12 +245,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const spec: CallSpec = CALLS[name];
     if (req.method !== spec.method) return { status: 405, reply: fail(10001, `${name} takes ${spec.method}`), allow: spec.method };
 
-    const ctx: Context = { profile, store, sessions, now, bootedAt, factory, peer: req.socket.remoteAddress ?? '', logins, certDir: options.certDir, brand, restart: () => (after.restart = true) };
+    const ctx: Context = { profile, store, sessions, ended, idleMs, now, bootedAt, factory, peer: req.socket.remoteAddress ?? '', logins, certDir: options.certDir, brand, events, restart: () => (after.restart = true) };
     // The factory test's calls (auth 'factory') are open only while the terminal is in its factory state.
     if (spec.auth === true || (spec.auth === 'factory' && store.get().admin.activated)) {
       const token = req.headers[HEADERS.token.toLowerCase()];
       const s = typeof token === 'string' ? sessions.get(token) : undefined;
-      if (!s) return { status: 200, reply: fail(10002) };
+      // A token GetSessionLogout ended answers 40104 once, then it is unknown.
+      if (!s) return { status: 200, reply: fail(typeof token === 'string' && ended.delete(token) ? 40104 : 10002) };
       if (ctx.now() - s.lastUsed > idleMs()) {
         sessions.delete(s.token);
         return { status: 200, reply: fail(40104) };
@@ -252,6 +268,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (!decodable(url.search.slice(1))) return notReadable();
     if (spec.method === 'GET' || spec.encoding === 'query') {
       for (const [k, v] of url.searchParams) params[k] = v;
+      // A reconnecting EventSource says where it was in Last-Event-ID; it goes before After.
+      const lastId = req.headers['last-event-id'];
+      if (spec.reply === 'stream' && typeof lastId === 'string' && lastId) params.After = lastId;
     } else if (spec.encoding === 'multipart') {
       const body = await readBody(req, multipartLimit(name), true);
       if (!body) return { status: 200, reply: fail(10101, 'err.10101', { field: fileField(spec) }) };
@@ -294,8 +313,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       const code = invalid.code === 10005 ? (own ? impl.invalidCodes![invalid.field] : 10005) : 10003;
       return { status: 200, reply: fail(code, `err.${code}`, { field: invalid.field }) };
     }
+    // The operation log (oplog.ts) compares the store before and after the call.
+    const before = store.get();
     try {
       const fields = await impl.handle(ctx, values);
+      await logCall(ctx, name, values, before, fields);
+      if (isStreamReply(fields) && spec.reply === 'stream') return { status: 200, stream: { ...fields.stream, session: ctx.session! } };
       if (isFileReply(fields)) {
         if (spec.reply === 'file') return { status: 200, file: fields.file };
         throw new Error(`${name} answered a file, but the contract says it answers JSON`);
@@ -303,7 +326,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       return { status: 200, reply: { retvalue: 0, ...fields } };
     } catch (err) {
       const reply = failureOf(err);
-      if (reply) return { status: 200, reply };
+      if (reply) return (await logCall(ctx, name, values, before, reply), { status: 200, reply });
       console.error(`simulator: ${name} failed:`, err);
       return { status: 500, reply: fail(10001) };
     }
@@ -354,10 +377,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         if (!originAllowed(req.headers.origin, req.headers.host)) return refuse(res, ORIGIN_REFUSED);
         const after = { restart: false };
         const answer = await api(req, url, after);
-        if (options.log) console.log(`${req.method} ${url.pathname} -> ${answer.file ? `file ${answer.file.name}` : answer.reply.retvalue}`);
+        if (options.log) console.log(`${req.method} ${url.pathname} -> ${answer.file ? `file ${answer.file.name}` : answer.stream ? 'stream' : answer.reply.retvalue}`);
         // The reply goes out first; the restart begins once it has been handed to the network (or the client left).
         if (after.restart) res.once('close', () => void restart());
-        if (answer.file) sendFile(res, answer.file);
+        if (answer.stream) {
+          const { after, session } = answer.stream;
+          events.open(res, after, () => holds(session));
+        } else if (answer.file) sendFile(res, answer.file);
         else sendJson(res, answer.status, answer.reply, answer.allow);
       } else if (req.method === 'GET' || req.method === 'HEAD') {
         // A path whose %-escapes are not UTF-8 (/%zz, /%e0%a4%a) names nothing: the request is bad, not the server.
@@ -405,7 +431,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   let wake: (() => void) | null = null;
   const forget = () => {
     sessions.clear();
+    ended.clear();
     logins = new LoginGuard();
+    events.reset();
     const e = enrolment(store);
     e.run = null;
     e.result = null;
@@ -461,8 +489,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     whenUp: async () => {
       await restarting;
     },
+    events,
     async close() {
       closed = true;
+      events.stop();
       wake?.();
       // A restart under way sees `closed` and does not listen again.
       await restarting;

@@ -12,11 +12,12 @@ import * as users from './areas/users.ts';
 import * as records from './areas/records.ts';
 import * as maintenance from './areas/maintenance.ts';
 import * as certificate from './areas/certificate.ts';
+import * as sessions from './areas/sessions.ts';
 
 /** Factory values per pair, from each area. */
 export const SEEDS: Record<string, Record<string, unknown>> = { ...basic.seeds, ...network.seeds, ...access.seeds };
 /** Calls an area implements itself (scans, pairing, lists). */
-export const AREA_HANDLERS: Record<string, CallImpl> = { ...basic.handlers, ...network.handlers, ...access.handlers, ...users.handlers, ...records.handlers, ...maintenance.handlers, ...certificate.handlers };
+export const AREA_HANDLERS: Record<string, CallImpl> = { ...basic.handlers, ...network.handlers, ...access.handlers, ...users.handlers, ...records.handlers, ...maintenance.handlers, ...certificate.handlers, ...sessions.handlers };
 
 function initial(f: Field): unknown {
   if (f.values?.length) return f.values[0];

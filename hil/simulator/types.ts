@@ -33,6 +33,17 @@ export interface DeviceState {
    * use (areas/certificate.ts). Absent until then.
    */
   certificate?: { Cert: string; Key: string };
+  /** The operation log, oldest first (hil/simulator/oplog.ts); it survives initialization. */
+  oplog?: OplogEntry[];
+}
+
+/** An operation log entry: exactly searchOperationLog's List fields. */
+export interface OplogEntry {
+  Time: string;
+  Kind: number;
+  User: string;
+  Address: string;
+  Detail: string;
 }
 
 /**
@@ -76,6 +87,10 @@ export interface Session {
   token: string;
   user: string;
   lastUsed: number;
+  /** SetSessionList's Id (random; not the token), the address it signed in from, when (ms, now()'s clock). */
+  id: string;
+  peer: string;
+  since: number;
   /** Opened by the factory credential in the factory state: it may only choose the password (activation.ts). */
   activation?: boolean;
 }
@@ -84,6 +99,10 @@ export interface Context {
   profile: DeviceProfile;
   store: Store<DeviceState>;
   sessions: Map<string, Session>;
+  /** Tokens GetSessionLogout ended, oldest first: their next call answers 40104 once (areas/sessions.ts bounds it). */
+  ended: Set<string>;
+  /** How long a session may be unused before it ends (ms). */
+  idleMs: () => number;
   session?: Session;
   now: () => number;
   /** When the terminal last started or restarted (ms, now()'s clock): uptime counts from it. */
@@ -104,6 +123,8 @@ export interface Context {
   brand?: string;
   /** Where the certificate and key are written as cert.pem and key.pem (SimulatorOptions.certDir); none: only the store keeps them. */
   certDir?: string;
+  /** The live events the terminal holds (events.ts's EventHub). */
+  events?: { readonly lastId: number; since(after: number): Record<string, unknown>[] };
 }
 
 /** A file that arrived in a multipart body. */

@@ -9,6 +9,9 @@ import { CODE_MESSAGES, MESSAGES } from './errors.ts';
 import { ACTIVATE_FIRST, WEAK_PASSWORD, ADDED_CODES, FW_BAD_SIGNATURE, FW_CHECKSUM, FW_NOT_NEWER, FW_UNKNOWN_KEY, FW_UNSIGNED, LOGIN_LOCKED, LOGIN_LOCK_RULES, REQUEST_MAX_BYTES, UNKNOWN_COMMAND } from './codes.ts';
 import { COMMANDS, FIRMWARE_MAX_BYTES, PACKAGE, SIGNATURE } from './maintenance.ts';
 import { HOST_NAMES_MAX } from './settings/network.ts';
+import { OPLOG_KINDS, OPLOG_SIZE } from './oplog.ts';
+import { ENDED_TOKENS_KEPT } from './sessions.ts';
+import { EVENTS_KEPT, EVENTS_PER_PAGE, EVENT_HEARTBEAT_MS } from './events.ts';
 import { HOST_REFUSED, ORIGIN_REFUSED } from '../../build/serving.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,7 +30,7 @@ const BEHAVIOUR: Record<number, string> = {
   11001: 'As 10002.',
   10003: 'Handed to the screen, which marks the field named in `field`.',
   10005: 'Handed to the screen, which marks the field named in `field`.',
-  40104: 'Signs out after 1 s (the device ended the session: idle too long).',
+  40104: 'Signs out after 1 s (the device ended the session: idle too long, or signed out by GetSessionLogout).',
 };
 
 function kindText(f: Field): string {
@@ -152,6 +155,87 @@ function securitySection(): string[] {
     '- A session unused for `RestParam.IdleMinutes` minutes (1 to 60; 10 at the factory) ends: its next call answers 40104.',
     '  The console then says so on the sign-in page and returns to the same page after sign-in.',
     '- Sessions live in memory: a restart ends them all. Over HTTPS the console marks its cookies `Secure`.',
+    '- `SetSessionList` lists the sessions a device holds (account, address, since, last active, the caller\'s marked);',
+    '  each is named by a random `Id`, never by its token, so reading the list gives no one a token. `GetSessionLogout`',
+    `  ends one by its \`Id\`: that token's next call answers 40104 once, as after idle time (the console shows the sign-in`,
+    `  page saying the session ended), then 10002. A device remembers the last ${ENDED_TOKENS_KEPT} tokens ended so; an older one answers`,
+    '  10002 at once. Ending the caller\'s own session is allowed and works the same. The console\'s screen offers "Sign out"',
+    '  on every session but its own (the menu\'s "Log out" ends that one).',
+    '',
+  ];
+}
+
+/** What the operation log holds (src/api/oplog.ts, issue 25 §3). */
+function oplogSection(): string[] {
+  return [
+    '## Operation log',
+    '',
+    `The device records who did what in a ring of the last ${OPLOG_SIZE} entries (\`OPLOG_SIZE\`, src/api/oplog.ts; the oldest is`,
+    'dropped first), kept with the settings: it survives a restart, and initialization keeps it, so that the reset itself',
+    'is in it (an audit log a factory reset could wipe would hide the one action that most needs it). `searchOperationLog`',
+    'pages it newest first; `DownloadOperationLog` gives the same search as a workbook. Each entry has its time (device',
+    'time), the account (the session\'s; for a failed sign-in the name that was typed), the requester\'s IP address, and:',
+    '',
+    '| Kind | name | logged when | Detail |',
+    '|---|---|---|---|',
+    `| 1 | ${OPLOG_KINDS[1]} | \`chklogin\` succeeds | empty |`,
+    `| 2 | ${OPLOG_KINDS[2]} | \`chklogin\` answers 40301 or 40302 | \`unknown user\` or \`wrong password\` |`,
+    `| 3 | ${OPLOG_KINDS[3]} | the failed sign-in that closed sign-in (its reply has \`wait\`; see "Sign-in attempts") | as 2 |`,
+    `| 4 | ${OPLOG_KINDS[4]} | \`logout\` | \`logout\` |`,
+    `| 5 | ${OPLOG_KINDS[5]} | a settings pair's write (POST \`Get*\`, also \`GetCertificate\`, \`GetSNKeyParam\`), \`EditPwd\`, \`Activate\`, and any other POST that changed what the device stores | the call and the names of the fields whose stored value changed: \`GetRestParam: HostNames, IdleMinutes\`; the call alone when nothing changed |`,
+    `| 6 | ${OPLOG_KINDS[6]} | \`adduser\`, \`GetExcelAddUser\` | the call and the user IDs added |`,
+    `| 7 | ${OPLOG_KINDS[7]} | \`edituser\`, \`UploadUserPhoto\`, \`regfp\`, \`getOnlineEnrollStatus\` with Start or Delete, \`InitAdminCard\` | the call and the user ID (\`InitAdminCard\`: the cards removed) |`,
+    `| 8 | ${OPLOG_KINDS[8]} | \`deleteuser\`, \`deletsomeuser\` | the call and the IDs deleted; more than one: their count and the first five (\`deletsomeuser: 7: 1, 2, 3, 4, 5, …\`) |`,
+    `| 9 | ${OPLOG_KINDS[9]} | \`UpdateMachine\` accepts a package | the versions, \`UpdateMachine: V2.6.18 to V2.6.19\` |`,
+    `| 10 | ${OPLOG_KINDS[10]} | \`RestartMachine\` | the call |`,
+    `| 11 | ${OPLOG_KINDS[11]} | \`InitMachine\` | the call |`,
+    `| 12 | ${OPLOG_KINDS[12]} | \`ExportUserAll\`; \`noteOperation\` Kind 12 (the console exported the settings) | the call, or empty |`,
+    `| 13 | ${OPLOG_KINDS[13]} | \`noteOperation\` Kind 13 (the console starts a restore; each of its writes is then a 5) | empty |`,
+    '',
+    '- **Never a value.** An entry names calls, fields and user IDs, never what a field holds: no password, PIN, card',
+    '  number, key or certificate can be in the log or its download.',
+    `- Only sign-in logs a refusal. A refusal while sign-in is closed (${LOGIN_LOCKED}) is not logged again: one entry per lock.`,
+    '  Any other call is logged only when it succeeds; reads are never logged.',
+    '- Backup and restore happen in the console, as reads and writes; the device logs them when the console says so',
+    '  (`noteOperation`), with the session\'s account and address.',
+    '',
+  ];
+}
+
+/** How live events travel (src/api/events.ts, issue 25 §2). */
+function liveSection(): string[] {
+  return [
+    '## Live events',
+    '',
+    'What happens at the door (a person verified or refused at the reader, the door opened or forced, an alarm) reaches',
+    'the console as it happens, as Server-Sent Events from `EventStream`:',
+    '',
+    '```',
+    'retry: 2000',
+    ': live',
+    '',
+    'id: 7',
+    'data: {"Id":7,"Time":"2026-11-26 09:00:00","Kind":1,"UserID":"3","UserName":"Ann","Mode":2}',
+    '',
+    '```',
+    '',
+    `- Each event is one message of about a hundred bytes; a comment line comes at least every ${EVENT_HEARTBEAT_MS / 1000} s, so the console`,
+    '  notices a dead link (it waits two heartbeats) and a proxy keeps the connection.',
+    '- The console reads the stream with `fetch` (the token goes in `X-Token`; `EventSource` cannot send it) and only',
+    '  while the Live events screen is open. When the link drops it says so, opens the stream again after 2 s with',
+    `  \`After\` set to the last Id it has (a browser's own EventSource sends \`Last-Event-ID\`; the device takes either), and the`,
+    `  device sends first what happened meanwhile: it keeps the newest ${EVENTS_KEPT}. Ids start again at 1 when the device starts;`,
+    '  an Id above the newest tells the device that the console last heard it before a restart.',
+    '- **A web server in front must pass the stream on as it comes.** The device answers with `X-Accel-Buffering: no`',
+    '  (nginx honours it); the lighttpd configuration the build writes sets `server.stream-response-body = 2` for',
+    '  /goform/; the civetweb reference server (embed/civetweb) relays an event stream line by line. tests/embed/servers.test.ts',
+    '  proves each: every event arrives while the stream is open, before the next one is made.',
+    `- **Where a server cannot stream**, the device answers \`EventStream\` with 10001 and the console asks \`SetEventList\` every`,
+    `  3 s instead (at most ${EVENTS_PER_PAGE} events an answer, asking again at once while pages are full). A proxy that holds the stream`,
+    '  back is found the same way: two streams in a row that bring nothing at all, not even the first line, and the console',
+    '  polls. The screen says which it does: "Live" or "Live (checked every few seconds)".',
+    '- An open stream does not keep a session alive: when the session ends (signed out, ended on the sessions screen, idle',
+    '  past `RestParam.IdleMinutes`, a restart) the device ends the stream, and the console\'s next request gets the code.',
     '',
   ];
 }
@@ -272,6 +356,7 @@ function callSection(name: string, c: CallSpec): string[] {
   const enc = { query: 'URL query', json: 'JSON body (`application/json`)', form: 'URL-encoded body (`application/x-www-form-urlencoded`)', multipart: 'multipart body (`multipart/form-data`): text fields as text, files as file parts' }[c.encoding];
   lines.push(`- Parameters travel as: ${enc}.`, `- Needs a session token: ${c.auth === 'factory' ? 'once activated (without one only in the factory state, see "Activation")' : c.auth ? 'yes' : 'no'}.`);
   if (c.reply === 'file') lines.push('- A success answers the file itself (not JSON); a failure answers the JSON envelope with its code.');
+  if (c.reply === 'stream') lines.push('- A success answers a stream of Server-Sent Events (text/event-stream) that stays open; the response table is one event. A failure answers the JSON envelope with its code.');
   if (c.fieldsPending) {
     lines.push(`- Fields: not yet defined (${c.fieldsPending}). The simulated terminal answers 10001 until then.`, '');
     return lines;
@@ -367,6 +452,8 @@ export function renderApiDoc(): string {
     ...securitySection(),
     ...packageSection(),
     ...commandSection(),
+    ...oplogSection(),
+    ...liveSection(),
   ];
   for (const [area, calls] of areas) {
     out.push(`## Calls: ${area}`, '');

@@ -10,6 +10,9 @@ import { SETTINGS_PAIRS } from './settings/index.ts';
 import { USER_CALLS } from './users.ts';
 import { MAINTENANCE_CALLS } from './maintenance.ts';
 import { CERTIFICATE_CALLS } from './certificate.ts';
+import { OPLOG_CALLS } from './oplog.ts';
+import { EVENT_CALLS } from './events.ts';
+import { SESSION_CALLS } from './sessions.ts';
 export type { Area, CallSpec, Field, FieldKind, Fields } from './fields.ts';
 
 /** Envelope every reply carries besides the call's own response fields (SPEC §8). */
@@ -172,6 +175,8 @@ export const CALLS = {
     },
     response: none,
   },
+  // The sessions the device holds (src/api/sessions.ts)
+  ...SESSION_CALLS,
 
   // System information (SPEC §3 System info)
   SetInfoParam: {
@@ -231,9 +236,12 @@ export const CALLS = {
   ...SETTINGS_PAIRS,
   // The HTTPS certificate (src/api/certificate.ts)
   ...CERTIFICATE_CALLS,
+  ...EVENT_CALLS,
 
   // Records, reports and maintenance (src/api/maintenance.ts)
   ...MAINTENANCE_CALLS,
+  // The operation log (src/api/oplog.ts)
+  ...OPLOG_CALLS,
 
   // Users (src/api/users.ts)
   ...USER_CALLS,

@@ -66,8 +66,12 @@ export interface CallSpec {
    * calls that carry a file.
    */
   readonly encoding: 'query' | 'json' | 'form' | 'multipart';
-  /** `file`: a success answers the file itself (an export, a photo); failures still answer the envelope. */
-  readonly reply?: 'file';
+  /**
+   * `file`: a success answers the file itself (an export, a photo); `stream`:
+   * Server-Sent Events, `response` being the fields of one event. Failures
+   * still answer the envelope.
+   */
+  readonly reply?: 'file' | 'stream';
   /**
    * Whether a call needs a session token: true for nearly all; false for
    * sign-in; 'factory' for the factory test's calls, open without a session

@@ -154,7 +154,7 @@ export const MAINTENANCE_CALLS = {
     },
   }),
 
-  InitMachine: call('GET', 'InitMachine', 'Maintenance', 'query', 'Initialization: every setting back to its factory value, every user, template, photo and record deleted, the administrator password back to the factory one. Answers 0, then restarts as RestartMachine does. The firmware stays, and so do the serial-number keys (SetSNKeyParam: written at the factory, they identify the device). The simulated terminal\'s factory state is a fresh store\'s: its profile\'s seed users (seedUsers; none with 0) and no records.', none, none),
+  InitMachine: call('GET', 'InitMachine', 'Maintenance', 'query', 'Initialization: every setting back to its factory value, every user, template, photo and record deleted, the administrator password back to the factory one. Answers 0, then restarts as RestartMachine does. The firmware stays, and so do the serial-number keys (SetSNKeyParam: written at the factory, they identify the device) and the operation log (docs/API.md, "Operation log"). The simulated terminal\'s factory state is a fresh store\'s: its profile\'s seed users (seedUsers; none with 0) and no records.', none, none),
   RestartMachine: call(
     'GET',
     'RestartMachine',

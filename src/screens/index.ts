@@ -25,8 +25,10 @@ import AdvShifts from './access/AdvShifts.tsx';
 import AdvCard from './access/AdvCard.tsx';
 import { UserList, AddUser, UserEdit, Identify, Fingerprint } from './user/index.ts';
 import Backup from './maint/Backup.tsx';
-import { Records, Report, Thermometry } from './maint/records.tsx';
+import { OpLog, Records, Report, Thermometry } from './maint/records.tsx';
 import { FirmwareUpgrade, InitCard, Initialization, Restart } from './maint/device.tsx';
+import Sessions from './maint/sessions.tsx';
+import { LiveEvents } from './maint/live.tsx';
 
 /** By the title id of their route (routes.ts): one per route, and a short id in what ships, where a path is twenty letters. */
 export const SCREENS: Readonly<Record<string, ComponentType>> = {
@@ -72,9 +74,12 @@ export const SCREENS: Readonly<Record<string, ComponentType>> = {
   [/*i18n*/ 'route.recordList']: Records,
   [/*i18n*/ 'route.thermometry']: Thermometry,
   [/*i18n*/ 'route.report']: Report,
+  [/*i18n*/ 'route.liveEvents']: LiveEvents,
+  [/*i18n*/ 'route.opLog']: OpLog,
   [/*i18n*/ 'route.initCard']: InitCard,
   [/*i18n*/ 'route.firmwareUpgrade']: FirmwareUpgrade,
   [/*i18n*/ 'route.initialization']: Initialization,
   [/*i18n*/ 'route.restart']: Restart,
   [/*i18n*/ 'route.backup']: Backup,
+  [/*i18n*/ 'route.sessions']: Sessions,
 };

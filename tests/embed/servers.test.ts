@@ -16,6 +16,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
 import { cacheControl, contentType, etagOf } from '../../build/serving.ts';
 import { raw } from '../raw-http.ts';
+import { openStream } from './stream.ts';
+import { KIND } from '../../hil/simulator/events.ts';
 import { FRONT_KINDS, startFront, type Front, type FrontKind } from './servers.ts';
 import { TEST_ADMIN } from '../admin.ts';
 
@@ -131,6 +133,28 @@ function serverSuite(kind: FrontKind): void {
     assert.is(JSON.parse(up.body.toString()).retvalue, 10102, 'the whole body reached the API, which refused it as no package');
   });
 
+
+  t('live events pass through unbuffered: the stream\'s first bytes, then each event before the next one happens; Last-Event-ID reaches the device', async () => {
+    const login = await raw(`${front.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: TEST_ADMIN.password }) });
+    const { token } = JSON.parse(login.body.toString()) as { token: string };
+    const open = async (headers: Record<string, string> = {}) => {
+      const s = await openStream(`${front.url}/goform/EventStream`, { 'X-Token': token, ...headers });
+      assert.match(String(s.headers['content-type']), /^text\/event-stream/, 'the device\'s type, as it sent it');
+      await s.until(/retry: 2000\n/, 'the stream\'s first line, before any event');
+      return s;
+    };
+    const s = await open();
+    // Each event is made only once the one before has come through: a server that held them back would never pass this.
+    for (let n = 1; n <= 3; n++) {
+      sim.events.emit({ Kind: KIND.opened });
+      await s.until(new RegExp(`id: ${n}\ndata: \\{"Id":${n},`), `event ${n}, with the stream still open`);
+    }
+    s.close();
+    sim.events.emit({ Kind: KIND.alarm });
+    const again = await open({ 'Last-Event-ID': '3' });
+    await again.until(/id: 4\ndata: \{"Id":4,[^\n]*"Kind":5/, 'the event of the meantime, from Last-Event-ID');
+    again.close();
+  });
   if (kind !== 'civetweb')
     t('an update swaps the symlink: the next request gets the new release, nothing in between', async () => {
       const live = join(dirname(front.root), 'www.d', 'r1');

@@ -232,7 +232,9 @@ export async function fuzzContract(o: FuzzOptions): Promise<FuzzResult> {
     else {
       if ((out.status ?? 0) >= 500) problems.push(`HTTP ${out.status}`);
       if (out.file) {
-        if (spec.reply !== 'file' || out.status !== 200) problems.push(`not an envelope: HTTP ${out.status} ${out.file.type || 'no type'} ${JSON.stringify(out.file.head.slice(0, 80))}`);
+        // A stream (EventStream) answers its first bytes; they must be the stream's start.
+        if (spec.reply === 'stream' && out.status === 200 && !out.file.head.startsWith('retry: ')) problems.push(`a stream that does not begin with "retry:": ${JSON.stringify(out.file.head.slice(0, 80))}`);
+        if ((spec.reply !== 'file' && spec.reply !== 'stream') || out.status !== 200) problems.push(`not an envelope: HTTP ${out.status} ${out.file.type || 'no type'} ${JSON.stringify(out.file.head.slice(0, 80))}`);
         else if (verdict.v === 'bad' || authCase) problems.push(`a file for a request that should be refused (${verdict.v === 'bad' ? verdict.why : 'no session'})`);
       } else if (!isPlainObject(reply)) problems.push(`not an envelope: ${clip(JSON.stringify(reply), 100)}`);
       else if (rv === 'wait') {

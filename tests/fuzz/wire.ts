@@ -120,7 +120,15 @@ export interface Outcome {
 function collect(res: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
+    // A stream of events (EventStream) does not end: its first bytes are the answer, then the connection is dropped.
+    const stream = /^text\/event-stream/.test(String(res.headers['content-type']));
+    res.on('data', (c: Buffer) => {
+      chunks.push(c);
+      if (stream) {
+        resolve(Buffer.concat(chunks));
+        res.destroy();
+      }
+    });
     res.on('end', () => resolve(Buffer.concat(chunks)));
     res.on('error', reject);
   });

@@ -29,8 +29,10 @@ test('every SPEC §7 call is in the contract', () => {
     assert.is(CALLS[`Get${p}` as keyof typeof CALLS].method, 'POST', `Get${p} writes with POST`);
   }
   // SPEC §2 asks for a face photo upload and leaves its call open: this contract adds one to send it and one to show it.
+  // Issue 25 §3: the operation log, its download, and the console's note of a backup or restore (src/api/oplog.ts).
+  // Issue 25 §4: the sessions the device holds, and signing one out (src/api/sessions.ts).
   // Issue 23 §1: leaving the factory state (Activate); §3: the HTTPS certificate, read and installed (src/api/certificate.ts).
-  const added = ['UploadUserPhoto', 'GetUserPhoto', 'Activate', 'SetCertificate', 'GetCertificate'];
+  const added = ['UploadUserPhoto', 'GetUserPhoto', 'Activate', 'SetCertificate', 'GetCertificate', 'SetSessionList', 'GetSessionLogout', 'searchOperationLog', 'DownloadOperationLog', 'noteOperation', 'EventStream', 'SetEventList'];
   for (const name of added) assert.ok(name in CALLS, name);
   assert.is(Object.keys(CALLS).length, spec.length + added.length, 'nothing outside SPEC §7 but the calls added above');
 });

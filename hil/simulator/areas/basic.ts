@@ -28,7 +28,9 @@ export const seeds: Record<string, Record<string, unknown>> = {
 };
 
 type Params = Record<string, unknown>;
-const settings = (ctx: Context, pair: string): Params => ({ ...seeds[pair], ...ctx.store.get().settings[pair] });
+/** What reading the terminal's clock needs. */
+type Clock = Pick<Context, 'store' | 'now'>;
+const settings = (ctx: Clock, pair: string): Params => ({ ...seeds[pair], ...ctx.store.get().settings[pair] });
 const save = (ctx: Context, pair: string, values: Params) =>
   ctx.store.update((s) => {
     s.settings[pair] = { ...seeds[pair], ...s.settings[pair], ...values };
@@ -55,7 +57,7 @@ function edgeDay(dst: Params, edge: 'Start' | 'End', year: number): number {
 }
 
 /** Minutes east of UTC of the device's zone at `ms`. */
-function zoneOffset(ctx: Context, zone: string, ms: number): number {
+function zoneOffset(ctx: Clock, zone: string, ms: number): number {
   const standard = offsetAt(zone, ms) || 0;
   const dst = settings(ctx, 'DSTParam');
   if (!isFixedZone(zone) || dst.Mode === 0) return standard;
@@ -65,7 +67,13 @@ function zoneOffset(ctx: Context, zone: string, ms: number): number {
   const on = start <= end ? wall >= start && wall < end : wall >= start || wall < end;
   return standard + (on ? Number(dst.Offset) * 60 : 0);
 }
-const instant = (ctx: Context, dt: Params) => ctx.now() + Number(dt.ClockOffset ?? 0);
+const instant = (ctx: Clock, dt: Params) => ctx.now() + Number(dt.ClockOffset ?? 0);
+/** The terminal's clock at `ms` (now()'s clock; now by default), "YYYY-MM-DD HH:MM:SS" in its time zone: what live events, sessions and the log are stamped with. */
+export function deviceTime(ctx: Clock, ms = ctx.now()): string {
+  const dt = settings(ctx, 'DateTimeParam');
+  const at = ms + Number(dt.ClockOffset ?? 0);
+  return new Date(at + zoneOffset(ctx, String(dt.TimeZone), at) * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+}
 const deviceWall = (ctx: Context, dt: Params, back = 0) => wallClock(formatOffset(zoneOffset(ctx, String(dt.TimeZone), instant(ctx, dt) - back)), instant(ctx, dt) - back);
 /** The instant a wall clock in `zone` names (the offset read at the guess, then again at the result). */
 function fromWall(ctx: Context, zone: string, date: string, time: string): number {

@@ -73,13 +73,15 @@ async function initialize(ctx: Context): Promise<void> {
   e.run = null;
   e.result = null;
   await ctx.store.update((s) => {
-    const { firmware, records } = s;
+    // The operation log survives too: the initialization itself is in it (docs/API.md, "Operation log").
+    const { firmware, records, oplog } = s;
     const snKeys = s.settings.SNKeyParam;
     const draft = s as unknown as Record<string, unknown>;
     // Whatever an area keeps beside the known fields goes too (it is not in a fresh store).
     for (const k of Object.keys(draft)) if (!Object.prototype.hasOwnProperty.call(fresh, k)) delete draft[k];
     Object.assign(s, fresh satisfies DeviceState, { records });
     if (firmware !== undefined) s.firmware = firmware;
+    if (oplog) s.oplog = oplog;
     if (snKeys) s.settings.SNKeyParam = snKeys;
   });
   // The photos folder of areas/users.ts (<store>.photos): no user has a photo now.

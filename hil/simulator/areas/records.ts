@@ -208,14 +208,14 @@ async function excel(): Promise<typeof import('exceljs')> {
   return m.default ?? m;
 }
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
  * A workbook of one sheet: a header row of `columns`, then `rows`. Every cell
  * is a string cell (shared string) in a column with the Text number format
  * ('@'): a value that starts with = + - @ stays text, never a formula.
  */
-async function workbook(sheet: string, columns: readonly string[], rows: Iterable<string[]>, widths: readonly number[]): Promise<Buffer> {
+export async function workbook(sheet: string, columns: readonly string[], rows: Iterable<string[]>, widths: readonly number[]): Promise<Buffer> {
   const ExcelJS = await excel();
   const out = new PassThrough();
   const chunks: Buffer[] = [];

@@ -38,6 +38,9 @@ export default function Backup() {
     setBusy(false);
   };
 
+  // The device sees only reads and writes: the operation log has backup and restore from here.
+  const note = (Kind: 12 | 13) => requestGoform('noteOperation', { Kind });
+
   const pick = (file: File | null) => {
     setTodo([]);
     setLines([]);
@@ -55,6 +58,7 @@ export default function Backup() {
   const apply = () =>
     run(async () => {
       setTodo([]);
+      await note(13);
       let asked;
       for (const { it, v } of todo) {
         const name = nameOf(it);
@@ -75,7 +79,7 @@ export default function Backup() {
     <section className="panel">
       <Control f={{ name: 'pw', kind: 'switch', label: /*i18n*/ 'bak.pwd' }} value={pw} onValue={setPw} />
       <p className="actions">
-        <button type="button" className="button primary" disabled={busy} onClick={() => run(async () => saveFile(...(await backup(funs, pw == 1))))}>
+        <button type="button" className="button primary" disabled={busy} onClick={() => run(async () => (saveFile(...(await backup(funs, pw == 1))), note(12)))}>
           {i18n._('bak.export')}
         </button>
       </p>

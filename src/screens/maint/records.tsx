@@ -104,3 +104,26 @@ export const Thermometry = () => (
     ]}
   />
 );
+
+type Op = ResponseOf<'searchOperationLog'>['List'][number];
+
+/** The operation log's kinds by number (src/api/oplog.ts), All (0) first. */
+const KINDS = opts(/*i18n*/ 'rec.all', /*i18n*/ 'login.submit', /*i18n*/ 'log.failed', /*i18n*/ 'log.locked', /*i18n*/ 'menu.logout', /*i18n*/ 'log.settings', /*i18n*/ 'route.addUser', /*i18n*/ 'route.userEdit', /*i18n*/ 'log.deleted', /*i18n*/ 'route.firmwareUpgrade', /*i18n*/ 'route.restart', /*i18n*/ 'route.initialization', /*i18n*/ 'log.backup', /*i18n*/ 'log.restore');
+
+export const OpLog = () => (
+  <Searched<Op>
+    list="searchOperationLog"
+    file="DownloadOperationLog"
+    save="oplog"
+    name={/*i18n*/ 'route.opLog'}
+    fields={[{ name: 'Kind', kind: 'select', label: /*i18n*/ 'log.kind', options: KINDS }, ...BY_USER_AND_DAYS.slice(1)]}
+    blank={{ Kind: 0, Start: '', End: '' }}
+    cols={[
+      { head: i18n._('rec.time'), cell: (r) => when(r.Time) },
+      { head: i18n._('log.kind'), cell: (r) => i18n._(KINDS[r.Kind]?.label ?? String(r.Kind)) },
+      { head: i18n._('login.username'), cell: (r) => r.User },
+      { head: i18n._('net.ip'), cell: (r) => r.Address },
+      { head: i18n._('log.detail'), cell: (r) => r.Detail },
+    ]}
+  />
+);
