@@ -25,8 +25,8 @@ export interface Selection<T> {
 export function Table<T>({ rows, cols, rowKey, label, empty, select }: { rows: readonly T[]; cols: readonly Column<T>[]; rowKey: (row: T) => Key; label?: string; empty: string; select?: Selection<T> }) {
   const all = rows.length > 0 && select?.picked.length === rows.length;
   return (
-    // It may scroll sideways on a narrow screen: reachable by keyboard (WCAG 2.1.1), named by the table's label.
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+    // It may scroll sideways on a narrow screen: reachable by keyboard (WCAG 2.1.1); a region named by the table's label, if it has one.
+    <div className="table-wrap" tabIndex={0} role={label ? 'region' : undefined} aria-label={label}>
       <table className="grid" aria-label={label}>
         <thead>
           <tr>
