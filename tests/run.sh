@@ -26,6 +26,10 @@ command -v busybox >/dev/null || need+=(busybox)
 command -v gcc >/dev/null || need+=(gcc)
 command -v openssl >/dev/null || need+=(openssl)
 command -v certutil >/dev/null || need+=(libnss3-tools)
+# The virtual board (tests/board): QEMU and mkfs.ext4 on the host; its kernel and the packages
+# inside it are fetched with apt-get download and unpacked, never installed (hil/board/packages.ts).
+[ -x /usr/bin/qemu-system-x86_64 ] || need+=(qemu-system-x86)
+command -v mkfs.ext4 >/dev/null || need+=(e2fsprogs)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing Debian packages: ${need[*]}"
@@ -96,12 +100,15 @@ npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
 # terminal); the other steps mostly compute. They run beside all of them, and their output is
 # shown at the end. Nothing they assert depends on how busy the machine is (docs/DEVELOPING.md, "Tests").
 hil_log=$(mktemp)
+board_log=$(mktemp)
 hil_time=$(mktemp)
 (
   start=$SECONDS
   # The lab test runs a representative part of the browser suite on its two terminals (the whole suite: npm run test:hil).
   HIL_LAB_GREP='@smoke|@lab' node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' >"$hil_log" 2>&1
   rc=$?
+  # Then the virtual board: Debian's kernel on QEMU, flashed over its ttyS0 (tests/board).
+  node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/board '\.test\.ts$' >"$board_log" 2>&1 || rc=1
   echo $((SECONDS - start)) >"$hil_time"
   exit $rc
 ) &
@@ -130,10 +137,15 @@ else
   failed=$((failed + 1))
 fi
 
-step "hardware-in-loop tests: the rest after the other steps" "hardware-in-loop tests (YMODEM and ZMODEM with lrzsz over ptys, the simulated console, real bash and busybox shells, a --simulate loop, two lab shards running a part of the browser suite on their terminals), run beside the steps above"
+step "hardware-in-loop tests: the rest after the other steps" "hardware-in-loop tests (YMODEM and ZMODEM with lrzsz over ptys, the simulated console, real bash and busybox shells, a --simulate loop, two lab shards running a part of the browser suite on their terminals, then the virtual board), run beside the steps above"
 wait "$hil_pid" || status=1
 cat "$hil_log"
 mv "$hil_log" "$log"
+count_uvu
+echo
+echo "== the virtual board (QEMU, Debian's kernel, ttyS0, ext4 /data, lighttpd; tests/board)"
+cat "$board_log"
+mv "$board_log" "$log"
 count_uvu
 end_step
 times+=("  (hardware-in-loop tests, from their start beside the steps above)|$(cat "$hil_time")")

@@ -1,0 +1,220 @@
+// The virtual terminal board (hil/board/): Debian's kernel on QEMU with the
+// project's initramfs, booted once for the suite. On ttyS0, signed in with
+// the board profile's user and password: the kernel is Debian's, /data is
+// the ext4 virtio disk, mounted. Over the forwarded port: lighttpd serves
+// the console from the release on /data, and /goform/ reaches the simulated
+// API through guestfwd. And the guest reaches nothing else (restrict=on).
+// Prints the boot time: QEMU's start to the login prompt.
+//   node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/board '\.test\.ts$'
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { openTcpLink, type ByteLink } from '../../hil/link.ts';
+import { prepareBoard, type BoardFiles } from '../../hil/board/board.ts';
+import { startBoard, type Board } from '../../hil/board/qemu.ts';
+import { BOARD_LAYOUT } from '../../hil/board/initramfs.ts';
+import { kernelPackage, kernelRelease, missingHostTools } from '../../hil/board/packages.ts';
+import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
+import { loadProfile } from '../../hil/simulator/profile.ts';
+import { build } from '../../build.ts';
+import { TEST_ADMIN } from '../admin.ts';
+import { raw } from '../raw-http.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BRAND = 'ia';
+const SITE = join(ROOT, 'dist', BRAND);
+const T = 20_000;
+
+/** Signed in on ttyS0; runs a command and returns its output and exit status (markers the echo of the line cannot match). */
+class Serial {
+  constructor(readonly link: ByteLink) {}
+
+  async login(user: string, password: string): Promise<string> {
+    await this.link.write('\r');
+    let text = await this.link.expect(/login: ?$/, T);
+    await this.link.write(`${user}\r`);
+    text += await this.link.expect(/[Pp]assword: ?$/, T);
+    await this.link.write(`${password}\r`);
+    text += await this.link.expect(/[#$] ?$/, T);
+    return text;
+  }
+
+  async run(line: string, timeoutMs = T): Promise<{ status: number; out: string }> {
+    await this.link.write(`echo _B''EGIN_; ${line}; echo _E''ND_$?_\r`);
+    const text = await this.link.expect(/_END_(\d+)_\r?\n[^]*[#$] ?$/, timeoutMs);
+    const m = /_BEGIN_\r?\n([^]*?)_END_(\d+)_/.exec(text);
+    if (!m) throw new Error(`no markers in ${JSON.stringify(text)}`);
+    return { status: Number(m[2]), out: m[1].replace(/\r\n/g, '\n') };
+  }
+}
+
+const test = suite('virtual board');
+let dir = '';
+let sim: Simulator;
+let board: Board;
+let files: BoardFiles;
+let serial: Serial;
+let bootMs = 0;
+
+test.before(async () => {
+  const missing = missingHostTools();
+  if (missing) throw new Error(`the board needs: ${missing}`);
+  if (!existsSync(join(SITE, 'manifest.json'))) await build({ brands: [BRAND] });
+  dir = mkdtempSync(join(tmpdir(), 'board-test-'));
+  files = prepareBoard({ brand: BRAND, disk: join(dir, 'data.img'), fresh: true, log: (l) => console.log(l) });
+  sim = await startSimulator({ siteDir: SITE, brand: BRAND, profile: loadProfile('default'), storeFile: join(dir, 'store.json'), port: 0, activated: TEST_ADMIN.password });
+  board = await startBoard({ files, apiPort: Number(new URL(sim.url).port) });
+  bootMs = await board.booted;
+  console.log(`board: ${files.kernelPkg} on QEMU (${board.accel.toUpperCase()}) booted to the login prompt on ttyS0 in ${(bootMs / 1000).toFixed(1)} s`);
+  serial = new Serial(await openTcpLink(board.serialUrl));
+});
+
+test.after(async () => {
+  await serial?.link.close();
+  await board?.close();
+  await sim?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('signs in on ttyS0 with the board profile\'s user and password; a wrong password is refused', async () => {
+  const { user, password } = files.profile;
+  await serial.link.write('\r');
+  await serial.link.expect(/login: ?$/, T);
+  await serial.link.write(`${user}\r`);
+  await serial.link.expect(/[Pp]assword: ?$/, T);
+  await serial.link.write(`${password}x\r`);
+  // busybox login waits a few seconds after a failure before it asks again.
+  await serial.link.expect(/Login incorrect[^]*login: ?$/, T);
+  const text = await serial.login(user, password);
+  assert.match(text, /BusyBox v[\d.]+ \(Debian/, 'Debian\'s busybox-static, its shell after login');
+});
+
+test('the kernel is Debian\'s: uname -r is the release of the package linux-image-amd64 depends on', async () => {
+  const { status, out } = await serial.run('uname -r');
+  assert.is(status, 0);
+  assert.is(out.trim(), kernelRelease(kernelPackage()));
+  assert.is(out.trim(), files.release);
+  const tty = await serial.run('tty');
+  assert.is(tty.out.trim(), '/dev/ttyS0', 'the shell is on the UART');
+});
+
+test('/data is the virtio disk, ext4, mounted read-write; /data/www links to the factory release', async () => {
+  const mounts = await serial.run(`grep ' ${BOARD_LAYOUT.data} ' /proc/mounts`);
+  assert.is(mounts.status, 0, mounts.out);
+  assert.match(mounts.out, new RegExp(`^/dev/vda ${BOARD_LAYOUT.data} ext4 rw[, ]`, 'm'));
+  const link = await serial.run(`readlink ${BOARD_LAYOUT.www}`);
+  assert.is(link.out.trim(), `${BOARD_LAYOUT.releases}/factory`);
+  const write = await serial.run(`echo board > ${BOARD_LAYOUT.data}/log/probe && cat ${BOARD_LAYOUT.data}/log/probe`);
+  assert.is(write.out.trim(), 'board');
+});
+
+test('the web address serves the console\'s index.html from the release on /data', async () => {
+  const res = await raw(`${board.url}/`);
+  assert.is(res.status, 200);
+  assert.is(res.headers['content-encoding'], 'gzip');
+  const gz = readFileSync(join(SITE, 'index.html.gz'));
+  assert.equal(gunzipSync(res.body).toString('utf8'), gunzipSync(gz).toString('utf8'));
+  // The bytes lighttpd sent are those of the file on the board's disk.
+  const onBoard = await serial.run(`sha256sum ${BOARD_LAYOUT.www}/index.html.gz`);
+  assert.is(onBoard.out.split(/\s+/)[0], createHash('sha256').update(res.body).digest('hex'));
+  // A file changed on /data is what is served next (no copy elsewhere).
+  const edited = await serial.run(`cp ${BOARD_LAYOUT.www}/index.html.gz /tmp/keep.gz && echo '<!doctype html><title>on the board</title>' | gzip -c > ${BOARD_LAYOUT.www}/index.html.gz`);
+  assert.is(edited.status, 0, edited.out);
+  try {
+    const again = await raw(`${board.url}/`);
+    assert.match(gunzipSync(again.body).toString('utf8'), /on the board/);
+  } finally {
+    await serial.run(`cp /tmp/keep.gz ${BOARD_LAYOUT.www}/index.html.gz`);
+  }
+});
+
+test('/goform/chklogin reaches the simulated API through guestfwd', async () => {
+  const login = await raw(`${board.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password }) });
+  assert.is(login.status, 200);
+  const reply = JSON.parse(login.body.toString()) as { retvalue: number; token?: string };
+  assert.is(reply.retvalue, 0, 'the simulated terminal signed the administrator in');
+  assert.ok(reply.token);
+  // From inside the guest too: the API's address answers.
+  const body = JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password });
+  const inside = await serial.run(`wget -q -O - --header 'Content-Type: application/json' --post-data '${body}' http://${BOARD_LAYOUT.apiIp}:${BOARD_LAYOUT.apiPort}/goform/chklogin 2>&1 | head -c 300`);
+  assert.match(inside.out, /"retvalue":0/, `the simulated API answered the guest at its guestfwd address: ${inside.out}`);
+});
+
+test('the guest reaches nothing else: not a listening host port, not the outside (restrict=on)', async () => {
+  const simPort = new URL(sim.url).port;
+  // The simulator listens on the host's loopback, which QEMU's user networking maps to 10.0.2.2 unless restricted.
+  const host = await serial.run(`nc -w 3 10.0.2.2 ${simPort} </dev/null`);
+  assert.is.not(host.status, 0, `10.0.2.2:${simPort} must be unreachable: ${host.out}`);
+  const gateway80 = await serial.run('nc -w 3 10.0.2.2 80 </dev/null');
+  assert.is.not(gateway80.status, 0, gateway80.out);
+  const outside = await serial.run('nc -w 3 192.0.2.1 80 </dev/null');
+  assert.is.not(outside.status, 0, outside.out);
+  const otherPort = await serial.run(`nc -w 3 ${BOARD_LAYOUT.apiIp} 22 </dev/null`);
+  assert.is.not(otherPort.status, 0, 'only the API\'s port is forwarded');
+  const api = await serial.run(`nc -w 3 ${BOARD_LAYOUT.apiIp} ${BOARD_LAYOUT.apiPort} </dev/null`);
+  assert.is(api.status, 0, `the same nc reaches the API's forwarded address: ${api.out}`);
+});
+
+/** `npm run hil` against the board (no browser suites): its exit status and output. */
+function hil(args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'hil/cli.ts'), '--serial', board.serialUrl, '--url', board.url, '--profile', 'board', '--brand', BRAND, '--no-suites', '--report', join(dir, 'hil-report'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', (code) => res({ code, out }));
+  });
+}
+
+/** Back at a shell prompt on the test's own connection (the harness used the same ttyS0). */
+async function prompt(): Promise<void> {
+  await serial.link.settle(300, 3000);
+  await serial.link.write('\r');
+  await serial.link.expect(/[#$] ?$/, T);
+}
+
+test('npm run hil flashes the board over ttyS0, ZMODEM then YMODEM, and every served file matches the manifest', async () => {
+  for (const protocol of ['zmodem', 'ymodem']) {
+    const run = await hil(['--protocol', protocol]);
+    assert.is(run.code, 0, run.out);
+    assert.match(run.out, new RegExp(`transfer: ok \\(${protocol.toUpperCase()}`));
+    assert.match(run.out, /served files: ok/);
+  }
+  await prompt();
+  const live = await serial.run(`readlink ${BOARD_LAYOUT.www}`);
+  assert.match(live.out.trim(), new RegExp(`^${BOARD_LAYOUT.releases}/\\d{8}T`), 'a release the harness installed is live');
+  const previous = await serial.run(`readlink ${BOARD_LAYOUT.www}.previous`);
+  assert.match(previous.out.trim(), new RegExp(`^${BOARD_LAYOUT.releases}/\\d{8}T`), 'the first flash is the rollback target');
+});
+
+test('reboot: the board comes back, /data kept, serving the same release', async () => {
+  await prompt();
+  const before = (await serial.run(`readlink ${BOARD_LAYOUT.www}`)).out.trim();
+  const served = (await raw(`${board.url}/`)).body;
+  const next = board.nextLogin(120_000);
+  await serial.link.write('reboot\r');
+  const ms = await next;
+  console.log(`board: rebooted to the login prompt in ${(ms / 1000).toFixed(1)} s`);
+  await serial.link.settle(300, 3000);
+  await serial.login(files.profile.user, files.profile.password);
+  assert.is((await serial.run(`readlink ${BOARD_LAYOUT.www}`)).out.trim(), before);
+  const mounts = await serial.run(`grep ' ${BOARD_LAYOUT.data} ' /proc/mounts`);
+  assert.match(mounts.out, /^\/dev\/vda \/data ext4 rw/m);
+  const after = await raw(`${board.url}/`);
+  assert.is(after.status, 200);
+  assert.equal(after.body, served, 'the same index.html.gz, from the same release');
+  const probe = await serial.run(`cat ${BOARD_LAYOUT.data}/log/probe`);
+  assert.is(probe.out.trim(), 'board', 'what was written to /data before the reboot is still there');
+});
+
+test('boot time: QEMU\'s start to the login prompt, printed above', () => {
+  assert.ok(bootMs > 0);
+  if (board.accel === 'tcg' && bootMs > 15_000) console.log(`board: the boot took ${(bootMs / 1000).toFixed(1)} s without KVM, above the 15 s the issue aims at`);
+});
+
+test.run();
