@@ -6,9 +6,9 @@ import { median, round, sleep, spread, target, type Settings, type Target } from
 
 export const SLOW: Link = { name: '256 kbit/s, 300 ms', bits: 256_000, latencyMs: 300 };
 const LINKS: Link[] = [SLOW, { name: '1 Mbit/s, 100 ms', bits: 1_000_000, latencyMs: 100 }, { name: '64 kbit/s, 600 ms', bits: 64_000, latencyMs: 600 }];
-/** The issue's bar for the 256 kbit/s link; the others are reported only. */
-const FLOOR_TARGET = 1.25;
-const SIGN_IN_TARGET_MS = 1500;
+/** The bars for the 256 kbit/s link (issue 25, "Budgets and tests": 1.15 x the floor, sign-in to rows 1,000 ms; issue 11 had 1.25 and 1,500); the others are reported only. */
+const FLOOR_TARGET = 1.15;
+const SIGN_IN_TARGET_MS = 1000;
 
 interface LoginRun {
   /** The password field visible and enabled (the frame that shows it), ms from navigation start. */
