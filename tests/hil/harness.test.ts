@@ -78,7 +78,7 @@ test('profile: the default fits a busybox terminal; a partial profile inherits; 
   assert.match('terminal login: ', new RegExp(p.prompts.login, 'm'));
   assert.match('/tmp # ', new RegExp(p.prompts.shell, 'm'));
   assert.is(fill(p.commands.sha256, { image: 'console-ia.tar' }, p), 'sha256sum /tmp/console-ia.tar');
-  assert.is(fill(p.commands.setLink, { link: '/www', target: '/www.d/x' }, p), 'ln -sfn /www.d/x /www.next && mv -fT /www.next /www');
+  assert.is(fill(p.commands.setLink, { link: '/www', target: '/www.d/x' }, p), 'ln -sfn /www.d/x /www.next && mv -fT /www.next /www && sync');
   assert.throws(() => fill(p.commands.unpack, {}, p), /no value for \{folder\}/);
   assert.is(p.protocol, 'auto');
   assert.is(p.keepReleases, 3);

@@ -1,0 +1,65 @@
+// Power cuts on the virtual board (hil/board/cuts.ts): three flashes, each
+// cut by a SIGKILL of QEMU inside one phase (the transfer, around the swap,
+// the pruning), then a boot on the same disk and the checks: lighttpd serves
+// a complete release, old or new; the factory release and the rollback
+// target are intact; the next flash passes. The 50-cut run is
+// `npm run test:board`.
+//   node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/board '^cuts\.test\.ts$'
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from '../../build.ts';
+import { MARKS, compact, commandStart, prng, runCuts, type CutsResult, type Mark } from '../../hil/board/cuts.ts';
+import { missingHostTools } from '../../hil/board/packages.ts';
+import { loadTerminalProfile } from '../../hil/profile.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const test = suite('power cuts on the virtual board');
+let r: CutsResult;
+
+test('the PRNG replays from its seed; command lines are found in an echo however the line editor wraps them', () => {
+  const a = prng(26);
+  const b = prng(26);
+  const xs = Array.from({ length: 5 }, () => a());
+  assert.equal(xs, Array.from({ length: 5 }, () => b()));
+  assert.ok(xs.every((x) => x >= 0 && x < 1));
+  assert.is.not(prng(27)(), xs[0]);
+  const p = loadTerminalProfile('board');
+  assert.is(commandStart(p, 'unpack'), 'mkdir-p/data/www.d/');
+  assert.is(commandStart(p, 'readLink'), 'readlink');
+  // busybox ash at the last column: a space and a backspace, or a CR and an escape sequence.
+  assert.ok(compact('# mkdir -p /data/ww \bw.d/x && tar -xf /tmp/a\r\x1b[K -C y').includes('mkdir-p/data/www.d/x&&tar-xf/tmp/a-Cy'));
+});
+
+test.before(async () => {
+  const missing = missingHostTools();
+  if (missing) throw new Error(`the board needs: ${missing}`);
+  if (!existsSync(join(ROOT, 'dist/ia/manifest.json'))) await build({ brands: ['ia'] });
+});
+
+test('three cuts, one in the transfer, one around the swap, one in the pruning: each lands in its phase, none leaves the board broken', async () => {
+  r = await runCuts({ cuts: 3, seed: 2026, phases: ['transfer', 'swap', 'prune'], spread: 0.5, brand: 'ia', log: (l) => console.log(l) });
+  console.log(r.summary);
+  for (const c of r.cuts) {
+    // Placed where it was meant: the phase's mark was seen, the next one was not, and the marks came in a flash's order.
+    assert.is(c.placed.phase, c.phase, `cut ${c.n} meant for ${c.phase} came in ${c.placed.phase} (marks seen: ${c.placed.seen.join(' ')})`);
+    assert.equal(c.placed.seen, MARKS.slice(0, MARKS.indexOf(c.phase as Mark) + 1), `cut ${c.n}: the marks in order up to ${c.phase}`);
+    assert.is(c.problems.length, 0, `cut ${c.n}: ${c.problems.join('; ')}`);
+  }
+  assert.is(r.broken, 0, r.summary);
+  const [transfer, swap, prune] = r.cuts;
+  // Cut before the checksum: nothing was unpacked, the old release serves.
+  assert.is(transfer.outcome, 'old');
+  assert.is(transfer.made, undefined);
+  assert.is(transfer.live, transfer.before);
+  // Around the swap: the one or the other, whole.
+  assert.ok(swap.outcome === 'old' || swap.outcome === 'new', swap.outcome);
+  assert.ok(swap.made, 'the unpack had started');
+  // In the pruning the swap is behind: the new release serves, and it is the folder that flash made.
+  assert.is(prune.outcome, 'new');
+  assert.is(prune.live.split('/').pop(), prune.made);
+  assert.match(r.summary, /^3 cuts: \d old, \d new, 0 broken$/);
+});
+
+test.run();
