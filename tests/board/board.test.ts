@@ -196,6 +196,24 @@ test('npm run hil flashes the board over ttyS0 with ZMODEM, twice, and every ser
   assert.match(previous.out.trim(), new RegExp(`^${BOARD_LAYOUT.releases}/\\d{8}T`), 'the first flash is the rollback target');
 });
 
+test('--rollback on the board: /data/www goes back to the release before, every file served; a second --rollback returns', async () => {
+  await prompt();
+  const link = async (name: string) => (await serial.run(`readlink ${name}`)).out.trim();
+  const live = await link(BOARD_LAYOUT.www);
+  const previous = await link(`${BOARD_LAYOUT.www}.previous`);
+  assert.is.not(previous, live, 'two flashes: a release to go back to');
+  const back = await hil(['--rollback']);
+  assert.is(back.code, 0, back.out);
+  assert.match(back.out, /served files: ok/);
+  await prompt();
+  assert.is(await link(BOARD_LAYOUT.www), previous);
+  assert.is(await link(`${BOARD_LAYOUT.www}.previous`), live, 'the release it left is the one to go back to');
+  const again = await hil(['--rollback']);
+  assert.is(again.code, 0, again.out);
+  await prompt();
+  assert.is(await link(BOARD_LAYOUT.www), live, 'rolling back twice returns');
+});
+
 test('reboot: the board comes back, /data kept, serving the same release', async () => {
   await prompt();
   const before = (await serial.run(`readlink ${BOARD_LAYOUT.www}`)).out.trim();
