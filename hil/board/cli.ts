@@ -12,19 +12,9 @@ import { startSimulator } from '../simulator/server.ts';
 import { prepareBoard } from './board.ts';
 import { freePort, startBoard, type Board } from './qemu.ts';
 import { ROOT, missingHostTools } from './packages.ts';
+import { parseFlags } from '../flags.ts';
 
-function args(argv: string[]): Record<string, string | true> {
-  const out: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m) throw new Error(`unexpected argument ${argv[i]}`);
-    const next = argv[i + 1];
-    out[m[1]] = m[2] ?? (next && !next.startsWith('--') ? (i++, next) : true);
-  }
-  return out;
-}
-
-const a = args(process.argv.slice(2));
+const a = parseFlags(process.argv.slice(2));
 const known = ['brand', 'fresh', 'port', 'no-pty', 'log', 'accel', 'profile', 'disk'];
 for (const k of Object.keys(a)) if (!known.includes(k)) throw new Error(`unknown option --${k} (use ${known.map((k) => `--${k}`).join(', ')})`);
 if (a.accel !== undefined && a.accel !== 'kvm' && a.accel !== 'tcg') throw new Error('--accel takes kvm or tcg');

@@ -26,6 +26,7 @@ import { verifyServed, waitForHttp } from '../verify.ts';
 import { prepareBoard, type BoardFiles } from './board.ts';
 import { freePort, startBoard, type Board } from './qemu.ts';
 import { ROOT } from './packages.ts';
+import { prng } from '../simulator/areas/users/seed.ts';
 
 /** The phases a cut is placed in, in the order a flash goes through them. */
 export const PHASES = ['transfer', 'unpack', 'swap', 'prune'] as const;
@@ -96,17 +97,6 @@ export interface CutsResult {
   summary: string;
 }
 
-/** mulberry32: a small seeded PRNG, [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What a command line looks like in the echo once spaces, line wraps and escape sequences are taken out. */
 export function compact(text: string): string {

@@ -19,21 +19,11 @@ import { ENROLL_OUTCOMES, loadProfile, type EnrollOutcome } from './profile.ts';
 import { startSimulator } from './server.ts';
 import { CONSOLE_CREDENTIALS, startConsole, type ConsoleServer } from './console.ts';
 import { prepareSandbox, siteDirOf } from './shell/sandbox.ts';
+import { parseFlags } from '../flags.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-function args(argv: string[]): Record<string, string | true> {
-  const out: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m) throw new Error(`unexpected argument ${argv[i]}`);
-    const next = argv[i + 1];
-    out[m[1]] = m[2] ?? (next && !next.startsWith('--') ? (i++, next) : true);
-  }
-  return out;
-}
-
-const a = args(process.argv.slice(2));
+const a = parseFlags(process.argv.slice(2));
 const known = ['brand', 'profile', 'store', 'port', 'host', 'fresh', 'log', 'console', 'sandbox', 'console-port', 'no-pty', 'enroll', 'events'];
 for (const k of Object.keys(a)) if (!known.includes(k)) throw new Error(`unknown option --${k} (use ${known.map((k) => `--${k}`).join(', ')})`);
 const brand = typeof a.brand === 'string' ? a.brand : defaultBrand();
