@@ -24,6 +24,7 @@
 // The shim does not own the streams: close() detaches from them and stops
 // forwarding; closing the streams is up to the caller.
 import type { Duplex } from 'node:stream';
+import { prng } from './prng.ts';
 
 export interface FaultShimOptions {
   /** Probability per byte of losing it (e.g. 1e-4: one in 10,000). */
@@ -79,17 +80,6 @@ export interface FaultShim {
   close(): Promise<void>;
 }
 
-/** mulberry32: small, fast, good enough for fault injection. Returns [0, 1). */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HIGH_WATER = 64 * 1024;
 

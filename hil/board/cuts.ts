@@ -26,7 +26,7 @@ import { verifyServed, waitForHttp } from '../verify.ts';
 import { prepareBoard, type BoardFiles } from './board.ts';
 import { freePort, startBoard, type Board } from './qemu.ts';
 import { ROOT } from './packages.ts';
-import { prng } from '../simulator/areas/users/seed.ts';
+import { prng } from '../prng.ts';
 
 /** The phases a cut is placed in, in the order a flash goes through them. */
 export const PHASES = ['transfer', 'unpack', 'swap', 'prune'] as const;

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from '../../build.ts';
 import { MARKS, compact, commandStart, runCuts, type CutsResult, type Mark } from '../../hil/board/cuts.ts';
-import { prng } from '../../hil/simulator/areas/users/seed.ts';
+import { prng } from '../../hil/prng.ts';
 import { missingHostTools } from '../../hil/board/packages.ts';
 import { loadTerminalProfile } from '../../hil/profile.ts';
 

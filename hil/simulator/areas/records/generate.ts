@@ -5,7 +5,7 @@
 import { FEVER_C } from '../../../../src/api/maintenance.ts';
 import type { DeviceProfile } from '../../profile.ts';
 import type { Context, DeviceState } from '../../types.ts';
-import { prng } from '../users/seed.ts';
+import { prng } from '../../../prng.ts';
 import { DAY_S, dayBounds, seconds } from './time.ts';
 
 type Seed = DeviceState['records'];

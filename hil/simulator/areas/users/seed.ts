@@ -2,6 +2,7 @@
 // time (a seeded generator, which the records use too).
 import type { DeviceProfile } from '../../profile.ts';
 import type { User } from '../../types.ts';
+import { prng } from '../../../prng.ts';
 
 /**
  * Given names (m, f) and family names ("masculine|feminine" where they
@@ -30,18 +31,6 @@ const NAMES: { lang: string; weight: number; m: string[]; f: string[]; family: s
   { lang: 'ja', weight: 7, m: ['翔太', '大輝', '健一', '拓海', '蓮'], f: ['さくら', '陽菜', '美咲', '結衣', 'あおい'], family: ['佐藤', '鈴木', '高橋', '田中', '渡辺', '山本'], first: true },
   { lang: 'ko', weight: 6, m: ['민준', '지훈', '도윤', '예준'], f: ['서연', '하은', '수빈', '지우'], family: ['김', '이', '박', '최', '정', '강'], join: '', first: true },
 ];
-
-/** mulberry32: a small seeded generator, so every fresh store is the same (records.ts seeds with it too). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DAY = 86400000;
 /** Seeded names stay short enough for any list column (the contract allows more). */
