@@ -33,8 +33,11 @@ async function exported(page: Page, passwords = false): Promise<{ name: string; 
   if (passwords) await box.check();
   else await box.uncheck();
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export settings' }).click();
+  const button = page.getByRole('button', { name: 'Export settings' });
+  await button.click();
   const d = await download;
+  // The export is done when the screen is free again: after the file, it notes the backup in the operation log.
+  await expect(button).toBeEnabled();
   const text = readFileSync(await d.path(), 'utf8');
   return { name: d.suggestedFilename(), text, file: JSON.parse(text) };
 }
