@@ -12,6 +12,10 @@ export interface Args {
   name?: string;
   simulate: boolean;
   simulateTcp: boolean;
+  /** A virtual board of its own (hil/board): QEMU with Debian's kernel, flashed over its ttyS0. */
+  board: boolean;
+  /** With --board: its /data made again from the build first (the factory state). */
+  fresh: boolean;
   deviceProfile?: string;
   inventory?: string;
   shard?: [number, number];
@@ -25,13 +29,14 @@ export interface Args {
   protocol?: 'zmodem' | 'ymodem';
 }
 
-export const USAGE = `usage: npm run hil -- (--serial PATH|tcp://HOST:PORT --url http://TERMINAL | --simulate | --inventory FILE)
+export const USAGE = `usage: npm run hil -- (--serial PATH|tcp://HOST:PORT --url http://TERMINAL | --simulate | --board [--fresh] | --inventory FILE)
        [--baud 115200] [--brand ${defaultBrand()}] [--profile default] [--name NAME] [--shard I/N]
        [--report hil-report] [--rebuild] [--no-suites] [--grep PATTERN] [--device-profile default] [--simulate-tcp]
        [--protocol zmodem|ymodem] [--rollback] [--split-suites]`;
 
 export function parseArgs(argv: string[]): Args {
-  const a: Args = { baud: 115200, brand: defaultBrand(), profile: 'default', simulate: false, simulateTcp: false, report: 'hil-report', rebuild: false, suites: true, rollback: false, splitSuites: false };
+  const a: Args = { baud: 115200, brand: defaultBrand(), profile: 'default', simulate: false, simulateTcp: false, board: false, fresh: false, report: 'hil-report', rebuild: false, suites: true, rollback: false, splitSuites: false };
+  let profileGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => {
@@ -44,10 +49,12 @@ export function parseArgs(argv: string[]): Args {
       case '--baud': a.baud = Number(value()); break;
       case '--url': a.url = value(); break;
       case '--brand': a.brand = value(); break;
-      case '--profile': a.profile = value(); break;
+      case '--profile': a.profile = value(); profileGiven = true; break;
       case '--name': a.name = value(); break;
       case '--simulate': a.simulate = true; break;
       case '--simulate-tcp': a.simulateTcp = true; break;
+      case '--board': a.board = true; break;
+      case '--fresh': a.fresh = true; break;
       case '--device-profile': a.deviceProfile = value(); break;
       case '--inventory': a.inventory = value(); break;
       case '--report': a.report = value(); break;
@@ -75,14 +82,19 @@ export function parseArgs(argv: string[]): Args {
   if (!Number.isInteger(a.baud) || a.baud <= 0) throw new Error('--baud takes a positive whole number');
   // --simulate-tcp alone means --simulate; with an inventory it applies to its simulated entries.
   if (a.simulateTcp && !a.inventory && !a.serial) a.simulate = true;
-  const modes = [!!a.inventory, a.simulate, !!a.serial].filter(Boolean).length;
-  if (modes !== 1) throw new Error(`give exactly one of --serial, --simulate, --inventory\n${USAGE}`);
+  const modes = [!!a.inventory, a.simulate, !!a.serial, a.board].filter(Boolean).length;
+  if (modes !== 1) throw new Error(`give exactly one of --serial, --simulate, --board, --inventory\n${USAGE}`);
+  if (a.fresh && !a.board && !a.inventory) throw new Error(`--fresh goes with --board (the board's /data in the factory state)\n${USAGE}`);
+  // The board's shell and layout are those of hil/profiles/board.json.
+  if (a.board && !profileGiven) a.profile = 'board';
   if (a.serial && !a.url) throw new Error(`--serial needs --url (the terminal's web address)\n${USAGE}`);
   return a;
 }
 
 export interface InventoryEntry extends Partial<TerminalTarget> {
   simulate?: boolean;
+  /** A virtual board (hil/board) started for this entry, with the board profile unless it names one. */
+  board?: boolean;
   deviceProfile?: string;
 }
 
@@ -95,7 +107,8 @@ export function readInventory(file: string): InventoryEntry[] {
     if (!t.name) throw new Error(`${file}: terminal ${i + 1} has no name`);
     if (names.has(t.name)) throw new Error(`${file}: two terminals are named ${t.name}`);
     names.add(t.name);
-    if (!t.simulate && (!t.serial || !t.url)) throw new Error(`${file}: ${t.name} needs "serial" and "url" (or "simulate": true)`);
+    if (t.simulate && t.board) throw new Error(`${file}: ${t.name} is either "simulate" or "board", not both`);
+    if (!t.simulate && !t.board && (!t.serial || !t.url)) throw new Error(`${file}: ${t.name} needs "serial" and "url" (or "simulate": true, or "board": true)`);
   });
   return list;
 }

@@ -4,6 +4,7 @@
 //   npm run hil -- --serial /dev/ttyUSB0 --baud 115200 --url http://192.168.1.50 --brand anviz
 //   npm run hil -- --serial tcp://labhost:4001 --url http://192.168.1.50
 //   npm run hil -- --simulate
+//   npm run hil -- --board [--fresh] [--protocol ymodem]
 //   npm run hil -- --inventory terminals.json --shard 1/2
 //   npm run hil -- --inventory terminals.json --shard 1/2 --split-suites
 //   npm run hil -- --serial /dev/ttyUSB0 --url http://192.168.1.50 --rollback
@@ -14,11 +15,16 @@
 // signal exits at once.
 //
 // docs/HIL.md has wiring, profiles, inventory files, reports and the image format.
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { rollbackTerminal, runTerminal } from './harness.ts';
 import type { TerminalResult, TerminalTarget } from './result.ts';
 import { parseArgs, readInventory, shardOf, type InventoryEntry } from './cli-args.ts';
-import { startSimulatedTerminal, type SimulatedTerminal } from './simulate.ts';
+import { startSimulatedTerminal } from './simulate.ts';
+import { SIMULATED_PASSWORD } from './simulator/activation.ts';
+import { startBoardTerminal } from './board/start.ts';
+import { CACHE } from './board/packages.ts';
 
 const SIGNAL_STATUS: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
@@ -34,14 +40,15 @@ async function main(): Promise<number> {
   }
   const all: InventoryEntry[] = a.inventory
     ? readInventory(a.inventory)
-    : [{ name: a.name ?? (a.simulate ? 'simulated' : a.serial!.replace(/^.*\//, '')), serial: a.serial, url: a.url, simulate: a.simulate, deviceProfile: a.deviceProfile }];
+    : [{ name: a.name ?? (a.simulate ? 'simulated' : a.board ? 'board' : a.serial!.replace(/^.*\//, '')), serial: a.serial, url: a.url, simulate: a.simulate, board: a.board, deviceProfile: a.deviceProfile }];
   // Each terminal keeps its place in the whole inventory: with --split-suites, terminal k of N runs Playwright's shard k/N.
   const entries = shardOf(all.map((e, i) => ({ ...e, place: i + 1 })), a.shard);
   if (!entries.length) {
     console.log(`shard ${a.shard?.join('/')} has no terminals`);
     return 0;
   }
-  const sims: SimulatedTerminal[] = [];
+  // The simulated terminals and boards this run started, stopped at its end.
+  const sims: { close(): Promise<void> }[] = [];
   try {
     const results: TerminalResult[] = await Promise.all(
       entries.map(async (e) => {
@@ -54,7 +61,29 @@ async function main(): Promise<number> {
           url = sim.url;
           console.log(`[${e.name}] simulated terminal: web ${url}, serial console ${serial}`);
         }
-        const target: TerminalTarget = { name: e.name!, serial, url, baud: e.baud ?? a.baud, brand: e.brand ?? a.brand, profile: e.profile ?? a.profile };
+        const brand = e.brand ?? a.brand;
+        if (e.board) {
+          // Its /data is kept between runs, like a terminal's disk (--fresh: the factory state); the API's store is new each run, activated as the suites expect.
+          const safe = e.name!.replace(/[^\w.-]/g, '_');
+          const store = mkdtempSync(join(tmpdir(), 'hil-board-'));
+          const t = await startBoardTerminal({
+            brand,
+            profile: e.profile ?? (a.inventory ? 'board' : a.profile),
+            disk: join(CACHE, `hil-${brand}-${safe}.img`),
+            storeFile: join(store, 'store.json'),
+            fresh: a.fresh,
+            activated: SIMULATED_PASSWORD,
+            deviceProfile: e.deviceProfile,
+            unattended: true,
+            log: (l) => console.log(`[${e.name}] ${l}`),
+          });
+          sims.push({ close: () => t.close().finally(() => rmSync(store, { recursive: true, force: true })) });
+          serial = t.board.serialUrl;
+          url = t.board.url;
+          console.log(`[${e.name}] virtual board: booted in ${(t.bootMs / 1000).toFixed(1)} s (${t.board.accel.toUpperCase()}), web ${url}, serial console ${serial}, /data ${t.files.disk}`);
+        }
+        const profile = e.profile ?? (e.board && a.inventory ? 'board' : a.profile);
+        const target: TerminalTarget = { name: e.name!, serial, url, baud: e.baud ?? a.baud, brand, profile };
         const opts = {
           reportRoot: resolve(a.report),
           rebuild: a.rebuild,

@@ -18,7 +18,10 @@
 // prompt are left on the link, never answered with a resend that would be
 // typed into its line editor); after a block that had to be resent the
 // sender lets the line go quiet, so a duplicate ACK is not taken for the
-// next block.
+// next block; and after a NAK it waits for a quiet line before the next
+// copy, because rb flushes its input after a NAK too (found on the virtual
+// board: on a busy terminal the flush cut the head off every copy sent at
+// once, and one block was refused until the retries ran out).
 //
 // The blocks are built and read in ymodem/frame.ts, the line in ymodem/reader.ts.
 import { withoutControls, type ByteLink } from './link.ts';
@@ -61,6 +64,12 @@ export interface YmodemOptions {
 export type BatchEnd = 'receiver' | 'shell back' | 'timeout';
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * The least quiet after a block's second NAK before the next copy (ms): longer than the second of
+ * silence lrzsz rb waits for before it NAKs a bad block. Not longer than 3 s: after its NAK rb
+ * waits 4 s for the next block, then NAKs again.
+ */
+const NAK_QUIET_MS = 1500;
 
 // ---------------------------------------------------------------------------
 // Sender
@@ -102,6 +111,8 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
   let rtt = 0;
   /** The slowest clean answer so far (ms): how late an answer can come on this link and this machine. */
   let rttMax = 0;
+  /** How long the line must stay quiet to be sure the receiver has had its say: longer than its slowest answer, never under 250 ms. */
+  const quiet = () => Math.min(Math.max(250, 4 * rtt, 2 * rttMax), timeoutMs / 2);
 
   /**
    * Write one block until ACKed; abort after `retries` attempts.
@@ -174,10 +185,9 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
             return;
           }
           // YMODEM's ACK names no block: the answer to an extra copy can come late (a receiver
-          // slowed by a busy terminal or machine), so the line must stay quiet for longer than the
-          // slowest answer seen, and never less than 250 ms. Only blocks that went out twice pay it.
-          const quiet = Math.min(Math.max(250, 4 * rtt, 2 * rttMax), timeoutMs / 2);
-          if (hasCanCan(await rx.purge(quiet, timeoutMs)))
+          // slowed by a busy terminal or machine), so the line must stay quiet for a while.
+          // Only blocks that went out twice pay it.
+          if (hasCanCan(await rx.purge(quiet(), timeoutMs)))
             throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
           return;
         }
@@ -188,6 +198,20 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
         if (c === CAN && prev === CAN) throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
         if (c === CRC_C && !graceUntil) graceUntil = Math.min(deadline, Date.now() + graceMs);
         prev = c;
+      }
+      // After a NAK, the next copy waits for a quiet line; after a second NAK of the same block,
+      // for longer than a second. rb flushes its input just after its NAK, and on a busy terminal
+      // that flush can come late: a copy sent at once would lose its head. And rb, given a bad
+      // block, reads on until the line has been silent for a second (or 1000 bytes, less than a
+      // 1 KiB block) before it NAKs: the tail of a bad copy that arrives after its flush is taken
+      // for the next block, refused, and rb then eats whatever comes in its next second of
+      // waiting for silence. A copy sent into that is eaten, NAKed, resent, eaten, until the
+      // retries run out (seen on the virtual board under load: "Got 0132 sector header" ten
+      // times over in rb's log). Waiting longer than rb's second lets it NAK that tail first.
+      if (why === 'NAK') {
+        const wait = attempt === 1 ? quiet() : Math.min(Math.max(NAK_QUIET_MS, quiet()), timeoutMs, 3000);
+        if (hasCanCan(await rx.purge(wait, timeoutMs * 2)))
+          throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
       }
     }
     await cancel(link);

@@ -12,6 +12,7 @@ import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'n
 import { join } from 'node:path';
 import { cpioGz, type CpioEntry } from './cpio.ts';
 import { moduleLoadOrder } from './modules.ts';
+import { ACCESS_FILES } from '../../build/access.ts';
 
 export interface InitramfsOptions {
   /** Unpacked packages by name (boardPackages().dirs). */
@@ -36,6 +37,10 @@ export const BOARD_LAYOUT = {
   gateway: '10.0.2.2',
   apiIp: '10.0.2.100',
   apiPort: 8081,
+  /** The firmware's feed on the same address (hil/board/firmware-feed.ts), for S70firmware. */
+  firmwarePort: 8082,
+  /** The access file the web server reads (build/access.ts), which S70firmware keeps. */
+  access: `/data/etc/${ACCESS_FILES.plain}`,
 } as const;
 
 /** The shared libraries `file` loads, as ldd names them (and the dynamic loader), with the host file behind each. */
@@ -79,6 +84,7 @@ while [ ! -b /dev/vda ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 mkdir -p ${BOARD_LAYOUT.data}
 mount -t ext4 -o noatime /dev/vda ${BOARD_LAYOUT.data} || echo "init: ${BOARD_LAYOUT.data} did not mount"
 
+/etc/init.d/S70firmware start
 /etc/init.d/S80httpd start
 
 exec /sbin/init
@@ -111,6 +117,59 @@ case "$1" in
   stop) stop ;;
   restart) stop; start ;;
   *) echo "usage: $0 start|stop|restart"; exit 2 ;;
+esac
+`;
+
+const S70FIRMWARE = `#!/bin/sh
+# The firmware's part of the terminal, for what the board's web side needs of it. A terminal's
+# firmware (1) writes the access file ${BOARD_LAYOUT.access} whenever RestParam's HostNames or
+# Protocol change (docs/EMBEDDING.md, "Host names and HTTPS"), and (2) restarts the terminal on
+# RestartMachine, InitMachine or an upgrade. The board's API is on the host, which says what it
+# has done at http://${BOARD_LAYOUT.apiIp}:${BOARD_LAYOUT.firmwarePort}/ (hil/board/firmware-feed.ts),
+# each answer held until something changes; this does the terminal's side.
+# (No wget -T: Debian's busybox-static 1.35 wget crashes with it; the host answers within a minute.)
+FEED=http://${BOARD_LAYOUT.apiIp}:${BOARD_LAYOUT.firmwarePort}
+FILE=${BOARD_LAYOUT.access}
+ask() { wget -q -O - "$FEED/$1" 2>/dev/null; }
+
+# (1) The access file, written with a rename: the web server reads a whole file, the old or the new.
+access() {
+  while :; do
+    have=$(sha256sum "$FILE" 2>/dev/null | cut -c1-64)
+    if ask "access?have=$have" >/tmp/access.new && [ -s /tmp/access.new ]; then
+      if ! cmp -s /tmp/access.new "$FILE"; then
+        cp /tmp/access.new "$FILE.next" && sync && mv -f "$FILE.next" "$FILE" && sync
+      fi
+    else
+      sleep 5
+    fi
+  done
+}
+
+# (2) A restart of the device's API is a restart of the terminal: the web server goes at once,
+# and the board reboots once the API answers again (so the console finds both up, in that order).
+restarts() {
+  seen=
+  while [ -z "$seen" ]; do seen=$(ask restarts) || { seen=; sleep 5; }; done
+  while :; do
+    n=$(ask "restarts?seen=$seen") || { sleep 5; continue; }
+    [ -n "$n" ] && [ "$n" != "$seen" ] || continue
+    echo "S70firmware: the device restarts" >/dev/console
+    /etc/init.d/S80httpd stop
+    until ask api >/dev/null; do sleep 1; done
+    exec reboot
+  done
+}
+
+case "$1" in
+  start)
+    access </dev/null >/dev/null 2>&1 &
+    echo $! > /var/run/firmware.pids
+    restarts </dev/null >/dev/null 2>&1 &
+    echo $! >> /var/run/firmware.pids
+    ;;
+  stop) [ -f /var/run/firmware.pids ] && kill $(cat /var/run/firmware.pids) 2>/dev/null; rm -f /var/run/firmware.pids ;;
+  *) echo "usage: $0 start|stop"; exit 2 ;;
 esac
 `;
 
@@ -175,6 +234,7 @@ export function buildInitramfs(o: InitramfsOptions): { data: Buffer; files: numb
   const hostname = o.hostname ?? 'board';
   add({ path: 'init', kind: 'file', data: INIT({ release: o.release, modules: order.map((m) => m.path) }), mode: 0o755 });
   add({ path: 'etc/inittab', kind: 'file', data: INITTAB });
+  add({ path: 'etc/init.d/S70firmware', kind: 'file', data: S70FIRMWARE, mode: 0o755 });
   add({ path: 'etc/init.d/S80httpd', kind: 'file', data: S80HTTPD, mode: 0o755 });
   add({ path: 'etc/hostname', kind: 'file', data: `${hostname}\n` });
   add({ path: 'etc/issue', kind: 'file', data: `\nVirtual terminal board (Debian kernel \\r on QEMU), serial console \\l\n\n` });

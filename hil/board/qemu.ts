@@ -23,6 +23,8 @@ export interface BoardOptions {
   files: BoardFiles;
   /** The simulated API on the host (127.0.0.1:<port>): the guest's lighttpd reaches it at 10.0.2.100:8081. */
   apiPort: number;
+  /** The host's firmware feed (hil/board/firmware-feed.ts): the guest's S70firmware reaches it at 10.0.2.100:8082. */
+  firmwarePort?: number;
   /** Loopback ports for the guest's 80 and 443 (free ones by default). */
   httpPort?: number;
   httpsPort?: number;
@@ -88,7 +90,7 @@ export function chooseAccel(want: BoardOptions['accel'] = (process.env.BOARD_ACC
   return kvmUsable() ? 'kvm' : 'tcg';
 }
 
-export function qemuArgs(o: { files: BoardFiles; accel: 'kvm' | 'tcg'; serialSock: string; httpPort: number; httpsPort: number; apiPort: number; memMiB?: number }): string[] {
+export function qemuArgs(o: { files: BoardFiles; accel: 'kvm' | 'tcg'; serialSock: string; httpPort: number; httpsPort: number; apiPort: number; firmwarePort?: number; memMiB?: number }): string[] {
   const net = [
     'user',
     'id=n0',
@@ -97,6 +99,7 @@ export function qemuArgs(o: { files: BoardFiles; accel: 'kvm' | 'tcg'; serialSoc
     `hostfwd=tcp:127.0.0.1:${o.httpsPort}-:443`,
     // One socat per connection the guest opens to the API's address.
     `guestfwd=tcp:${BOARD_LAYOUT.apiIp}:${BOARD_LAYOUT.apiPort}-cmd:socat - TCP:127.0.0.1:${o.apiPort}`,
+    ...(o.firmwarePort ? [`guestfwd=tcp:${BOARD_LAYOUT.apiIp}:${BOARD_LAYOUT.firmwarePort}-cmd:socat - TCP:127.0.0.1:${o.firmwarePort}`] : []),
   ].join(',');
   return [
     '-nodefaults', '-no-user-config', '-display', 'none', '-monitor', 'none',
@@ -160,7 +163,7 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
   const httpPort = o.httpPort ?? (await freePort());
   let httpsPort = o.httpsPort ?? (await freePort());
   while (httpsPort === httpPort) httpsPort = await freePort();
-  const args = qemuArgs({ files: o.files, accel, serialSock, httpPort, httpsPort, apiPort: o.apiPort, memMiB: o.memMiB });
+  const args = qemuArgs({ files: o.files, accel, serialSock, httpPort, httpsPort, apiPort: o.apiPort, firmwarePort: o.firmwarePort, memMiB: o.memMiB });
   log(`board: ${QEMU} ${args.map((a) => (/[\s,]/.test(a) ? `'${a}'` : a)).join(' ')}`);
 
   const started = Date.now();

@@ -10,18 +10,18 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { openTcpLink, type ByteLink } from '../../hil/link.ts';
-import { prepareBoard, type BoardFiles } from '../../hil/board/board.ts';
-import { startBoard, type Board } from '../../hil/board/qemu.ts';
+import type { BoardFiles } from '../../hil/board/board.ts';
+import type { Board } from '../../hil/board/qemu.ts';
 import { BOARD_LAYOUT } from '../../hil/board/initramfs.ts';
-import { kernelPackage, kernelRelease, missingHostTools } from '../../hil/board/packages.ts';
-import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
-import { loadProfile } from '../../hil/simulator/profile.ts';
-import { build } from '../../build.ts';
+import { kernelPackage, kernelRelease } from '../../hil/board/packages.ts';
+import { startBoardTerminal, type BoardTerminal } from '../../hil/board/start.ts';
+import type { Simulator } from '../../hil/simulator/server.ts';
+import { HOST_REFUSED } from '../../build/serving.ts';
 import { TEST_ADMIN } from '../admin.ts';
 import { raw } from '../raw-http.ts';
 
@@ -55,6 +55,7 @@ class Serial {
 
 const test = suite('virtual board');
 let dir = '';
+let terminal: BoardTerminal;
 let sim: Simulator;
 let board: Board;
 let files: BoardFiles;
@@ -62,22 +63,17 @@ let serial: Serial;
 let bootMs = 0;
 
 test.before(async () => {
-  const missing = missingHostTools();
-  if (missing) throw new Error(`the board needs: ${missing}`);
-  if (!existsSync(join(SITE, 'manifest.json'))) await build({ brands: [BRAND] });
   dir = mkdtempSync(join(tmpdir(), 'board-test-'));
-  files = prepareBoard({ brand: BRAND, disk: join(dir, 'data.img'), fresh: true, log: (l) => console.log(l) });
-  sim = await startSimulator({ siteDir: SITE, brand: BRAND, profile: loadProfile('default'), storeFile: join(dir, 'store.json'), port: 0, activated: TEST_ADMIN.password });
-  board = await startBoard({ files, apiPort: Number(new URL(sim.url).port) });
-  bootMs = await board.booted;
+  // As `npm run hil -- --board` starts it: the build (made when missing), a fresh /data, the simulated API activated as the suites expect.
+  terminal = await startBoardTerminal({ brand: BRAND, disk: join(dir, 'data.img'), storeFile: join(dir, 'store.json'), fresh: true, activated: TEST_ADMIN.password, unattended: true, log: (l) => console.log(l) });
+  ({ sim, board, files, bootMs } = terminal);
   console.log(`board: ${files.kernelPkg} on QEMU (${board.accel.toUpperCase()}) booted to the login prompt on ttyS0 in ${(bootMs / 1000).toFixed(1)} s`);
   serial = new Serial(await openTcpLink(board.serialUrl));
 });
 
 test.after(async () => {
   await serial?.link.close();
-  await board?.close();
-  await sim?.close();
+  await terminal?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -160,10 +156,41 @@ test('the guest reaches nothing else: not a listening host port, not the outside
   assert.is(api.status, 0, `the same nc reaches the API's forwarded address: ${api.out}`);
 });
 
-/** `npm run hil` against the board (no browser suites): its exit status and output. */
+test('the access file follows RestParam (the firmware\'s part, /etc/init.d/S70firmware): a name set through the API is answered, and refused again once removed', async () => {
+  const at = (host: string) => raw(`${board.url}/`, { headers: { Host: host } });
+  const setNames = async (names: string) => {
+    const login = JSON.parse((await raw(`${board.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password }) })).body.toString()) as { token: string };
+    const write = await raw(`${board.url}/goform/GetRestParam`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': login.token }, body: JSON.stringify({ Protocol: 0, Port: 80, RestApi: 0, HostNames: names, IdleMinutes: 10 }) });
+    assert.is(JSON.parse(write.body.toString()).retvalue, 0, 'the terminal took the names');
+  };
+  /** The board's answer under `host` once it is `status` (the file is written a moment after the setting). */
+  const until = async (host: string, status: number) => {
+    const deadline = Date.now() + 30_000;
+    let got = (await at(host)).status;
+    while (got !== status && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      got = (await at(host)).status;
+    }
+    assert.is(got, status, `${host}: ${status}`);
+  };
+  assert.is((await at('console.test')).status, HOST_REFUSED.status, 'a name nobody added');
+  try {
+    await setNames('console.test');
+    await until('console.test', 200);
+    const file = await serial.run(`cat ${BOARD_LAYOUT.access}`);
+    assert.match(file.out, /^name console\.test$/m, 'written on /data, where lighttpd reads it');
+    assert.is((await at('rebind.test')).status, HOST_REFUSED.status, 'another name is still refused');
+  } finally {
+    await setNames('');
+  }
+  await until('console.test', HOST_REFUSED.status);
+});
+
+/** `npm run hil` against the board (without the browser suites unless `args` has --grep): its exit status and output. */
 function hil(args: string[]): Promise<{ code: number | null; out: string }> {
+  const suites = args.includes('--grep') ? [] : ['--no-suites'];
   return new Promise((res) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'hil/cli.ts'), '--serial', board.serialUrl, '--url', board.url, '--profile', 'board', '--brand', BRAND, '--no-suites', '--report', join(dir, 'hil-report'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'hil/cli.ts'), '--serial', board.serialUrl, '--url', board.url, '--profile', 'board', '--brand', BRAND, ...suites, '--report', join(dir, 'hil-report'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -178,17 +205,19 @@ async function prompt(): Promise<void> {
   await serial.link.expect(/[#$] ?$/, T);
 }
 
-// ZMODEM, twice (the second makes the first the rollback target). YMODEM to the board's rb passes on an idle
-// machine but not on a busy one: rb NAKs one block ten times over, also with QEMU's clock counting instructions
-// (-icount), so the cause is not a timeout in the guest; not understood yet (docs/HIL.md, "The virtual board").
-// YMODEM to rb over a paced line is proven in tests/hil.
-test('npm run hil flashes the board over ttyS0 with ZMODEM, twice, and every served file matches the manifest', async () => {
-  for (const protocol of ['zmodem', 'zmodem']) {
-    const run = await hil(['--protocol', protocol]);
-    assert.is(run.code, 0, run.out);
-    assert.match(run.out, new RegExp(`transfer: ok \\(${protocol.toUpperCase()}`));
-    assert.match(run.out, /served files: ok/);
-  }
+// ZMODEM with the browser's smoke suite against the board's lighttpd, then YMODEM to rb (which makes
+// the first the rollback target). The whole browser suite on the board: npm run hil -- --board.
+test('npm run hil flashes the board over ttyS0 with ZMODEM and YMODEM, every served file matches the manifest, and the smoke suite passes against the board', async () => {
+  const first = await hil(['--protocol', 'zmodem', '--grep', '@smoke']);
+  assert.is(first.code, 0, first.out);
+  assert.match(first.out, /transfer: ok \(ZMODEM/);
+  assert.match(first.out, /served files: ok/);
+  assert.match(first.out, /browser suites: ok \((\d+) passed/, 'the smoke suite ran against the board');
+  assert.ok(Number(/browser suites: ok \((\d+) passed/.exec(first.out)![1]) >= 10, first.out);
+  const second = await hil(['--protocol', 'ymodem']);
+  assert.is(second.code, 0, second.out);
+  assert.match(second.out, /transfer: ok \(YMODEM/);
+  assert.match(second.out, /served files: ok/);
   await prompt();
   const live = await serial.run(`readlink ${BOARD_LAYOUT.www}`);
   assert.match(live.out.trim(), new RegExp(`^${BOARD_LAYOUT.releases}/\\d{8}T`), 'a release the harness installed is live');
@@ -232,6 +261,31 @@ test('reboot: the board comes back, /data kept, serving the same release', async
   assert.equal(after.body, served, 'the same index.html.gz, from the same release');
   const probe = await serial.run(`cat ${BOARD_LAYOUT.data}/log/probe`);
   assert.is(probe.out.trim(), 'board', 'what was written to /data before the reboot is still there');
+});
+
+test('RestartMachine restarts the board as a terminal restarts (/etc/init.d/S70firmware): the web server goes at once, the board reboots once the API answers again, then serves the console', async () => {
+  const login = JSON.parse((await raw(`${board.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password }) })).body.toString()) as { token: string };
+  const next = board.nextLogin(180_000);
+  const restart = await raw(`${board.url}/goform/RestartMachine`, { headers: { 'X-Token': login.token } });
+  assert.is(JSON.parse(restart.body.toString()).retvalue, 0);
+  // The simulated API restarts (it stops answering); the board's web side follows it down.
+  let down = false;
+  const deadline = Date.now() + 60_000;
+  while (!down && Date.now() < deadline) {
+    down = await raw(`${board.url}/`).then(() => false, () => true);
+    if (!down) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(down, 'the console is not served while the terminal restarts');
+  await next;
+  assert.is(sim.restarting, null, 'the board came back after the API did');
+  assert.match(board.output().slice(-20_000), /S70firmware: the device restarts/);
+  const served = await raw(`${board.url}/`);
+  assert.is(served.status, 200, 'served again after the reboot');
+  const again = await raw(`${board.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password }) });
+  assert.is(JSON.parse(again.body.toString()).retvalue, 0, 'and the API answers through it');
+  await serial.link.settle(300, 3000);
+  await serial.login(files.profile.user, files.profile.password);
+  assert.is((await serial.run(`readlink ${BOARD_LAYOUT.www}`)).status, 0);
 });
 
 test('boot time: QEMU\'s start to the login prompt, printed above', () => {

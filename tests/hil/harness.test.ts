@@ -109,6 +109,13 @@ test('arguments, inventory and shards', async () => {
   assert.is(cli.parseArgs(['--serial', 'x', '--url', 'y', '--rollback']).rollback, true);
   assert.is(cli.parseArgs(['--simulate', '--protocol', 'ymodem']).protocol, 'ymodem');
   assert.throws(() => cli.parseArgs(['--simulate', '--protocol', 'kermit']), /--protocol takes zmodem or ymodem/);
+  // --board: a virtual board of its own, with the board's profile unless one is named; --fresh only with it.
+  const board = cli.parseArgs(['--board', '--fresh']);
+  assert.equal([board.board, board.fresh, board.profile], [true, true, 'board']);
+  assert.is(cli.parseArgs(['--board', '--profile', 'mine.json']).profile, 'mine.json');
+  assert.is(cli.parseArgs(['--simulate']).profile, 'default');
+  assert.throws(() => cli.parseArgs(['--board', '--simulate']), /exactly one/);
+  assert.throws(() => cli.parseArgs(['--simulate', '--fresh']), /--fresh goes with --board/);
   const list = [1, 2, 3, 4, 5, 6, 7];
   assert.equal(cli.shardOf(list, [1, 3]), [1, 4, 7]);
   assert.equal(cli.shardOf(list, [3, 3]), [3, 6]);
@@ -120,6 +127,10 @@ test('arguments, inventory and shards', async () => {
   assert.throws(() => cli.readInventory(join(dir, 'dup.json')), /two terminals are named a/);
   writeFileSync(join(dir, 'half.json'), JSON.stringify([{ name: 'a', serial: '/dev/x' }]));
   assert.throws(() => cli.readInventory(join(dir, 'half.json')), /needs "serial" and "url"/);
+  writeFileSync(join(dir, 'both.json'), JSON.stringify([{ name: 'a', simulate: true, board: true }]));
+  assert.throws(() => cli.readInventory(join(dir, 'both.json')), /either "simulate" or "board"/);
+  writeFileSync(join(dir, 'board.json'), JSON.stringify([{ name: 'b', board: true }]));
+  assert.is(cli.readInventory(join(dir, 'board.json'))[0].board, true);
 });
 
 test('served files: every manifest file fetched as served and compared', async () => {

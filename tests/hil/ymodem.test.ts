@@ -375,6 +375,58 @@ test(
 );
 
 test(
+  'our sender, scripted receiver like rb on a busy terminal (its flush late after a NAK, a second of silence before it takes a block again): each copy waits long enough and the last arrives whole',
+  guarded(20_000, async (scope) => {
+    const dir = scope.tmpdir();
+    const { a, b } = await ptyPair(scope, dir, 'n');
+    const slink = await serialLink(scope, a);
+    const peer = await serialLink(scope, b);
+    const files = filesOf([2048], 78);
+    const sending = ymodemSend(slink, files, { timeoutMs: 2000 });
+    sending.catch(() => {});
+    /** One frame as the receiver reads it: STX and 1028 bytes, SOH and 132, or EOT. */
+    const frame = async (): Promise<Buffer> => {
+      const first = await peer.readByte(10_000);
+      const rest = first === STX ? 1028 : first === SOH ? 132 : 0;
+      const out = [first];
+      for (let i = 0; i < rest; i++) out.push(await peer.readByte(10_000));
+      return Buffer.from(out);
+    };
+    const answer = (c: number) => peer.write(Buffer.from([c]));
+    await answer(CRC_C);
+    assert.is((await frame())[0], SOH, 'block 0');
+    await answer(ACK);
+    await answer(CRC_C);
+    const first = await frame();
+    assert.is(first[1], 1, 'block 1');
+    // Refused, then the receiver's flush comes 200 ms after its NAK: what got here before it is lost.
+    await answer(NAK);
+    await new Promise((r) => setTimeout(r, 200));
+    const lost = peer.drain();
+    assert.is(lost.length, 0, `nothing the sender sent after the NAK was lost to the late flush (${lost.length} bytes were)`);
+    assert.ok((await frame()).equals(first), 'the copy after the NAK is block 1, whole');
+    // Refused again, as rb refuses a copy it ate while it waited for a second of silence: the next
+    // copy waits longer than that second (a timer never fires early: a slow machine only makes it longer).
+    await answer(NAK);
+    const nakAt = performance.now();
+    const head = await peer.readByte(10_000);
+    const gap = performance.now() - nakAt;
+    assert.ok(gap >= 1000, `the copy after a second NAK came ${gap.toFixed(0)} ms after it: rb would have eaten it`);
+    peer.unread(Buffer.from([head]));
+    assert.ok((await frame()).equals(first), 'the copy after the second NAK is block 1, whole');
+    await answer(ACK);
+    assert.is((await frame())[1], 2, 'block 2');
+    await answer(ACK);
+    assert.is((await frame())[0], EOT);
+    await answer(ACK);
+    await answer(CRC_C);
+    assert.ok((await frame()).equals(endOfBatchBlock()), 'the end of the batch');
+    await answer(ACK);
+    await sending;
+  }),
+);
+
+test(
   'our receiver refuses a file over maxBytes with CAN CAN; our sender reports the cancel',
   guarded(15_000, async (scope) => {
     const dir = scope.tmpdir();
