@@ -62,13 +62,15 @@ async function main(): Promise<number> {
           console.log(`[${e.name}] simulated terminal: web ${url}, serial console ${serial}`);
         }
         const brand = e.brand ?? a.brand;
+        // A board in an inventory has the board's profile unless it names one; --board set a.profile already.
+        const profile = e.profile ?? (e.board && a.inventory ? 'board' : a.profile);
         if (e.board) {
           // Its /data is kept between runs, like a terminal's disk (--fresh: the factory state); the API's store is new each run, activated as the suites expect.
           const safe = e.name!.replace(/[^\w.-]/g, '_');
           const store = mkdtempSync(join(tmpdir(), 'hil-board-'));
           const t = await startBoardTerminal({
             brand,
-            profile: e.profile ?? (a.inventory ? 'board' : a.profile),
+            profile,
             disk: join(CACHE, `hil-${brand}-${safe}.img`),
             storeFile: join(store, 'store.json'),
             fresh: a.fresh,
@@ -82,7 +84,6 @@ async function main(): Promise<number> {
           url = t.board.url;
           console.log(`[${e.name}] virtual board: booted in ${(t.bootMs / 1000).toFixed(1)} s (${t.board.accel.toUpperCase()}), web ${url}, serial console ${serial}, /data ${t.files.disk}`);
         }
-        const profile = e.profile ?? (e.board && a.inventory ? 'board' : a.profile);
         const target: TerminalTarget = { name: e.name!, serial, url, baud: e.baud ?? a.baud, brand, profile };
         const opts = {
           reportRoot: resolve(a.report),

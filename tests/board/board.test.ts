@@ -53,6 +53,11 @@ class Serial {
   }
 }
 
+/** The administrator's sign-in through the board's lighttpd: the raw reply. */
+const chklogin = () => raw(`${board.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password }) });
+/** Signed in through the board: the session's token. */
+const token = async () => (JSON.parse((await chklogin()).body.toString()) as { token: string }).token;
+
 const test = suite('virtual board');
 let dir = '';
 let terminal: BoardTerminal;
@@ -130,7 +135,7 @@ test('the web address serves the console\'s index.html from the release on /data
 });
 
 test('/goform/chklogin reaches the simulated API through guestfwd', async () => {
-  const login = await raw(`${board.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password }) });
+  const login = await chklogin();
   assert.is(login.status, 200);
   const reply = JSON.parse(login.body.toString()) as { retvalue: number; token?: string };
   assert.is(reply.retvalue, 0, 'the simulated terminal signed the administrator in');
@@ -159,8 +164,7 @@ test('the guest reaches nothing else: not a listening host port, not the outside
 test('the access file follows RestParam (the firmware\'s part, /etc/init.d/S70firmware): a name set through the API is answered, and refused again once removed', async () => {
   const at = (host: string) => raw(`${board.url}/`, { headers: { Host: host } });
   const setNames = async (names: string) => {
-    const login = JSON.parse((await raw(`${board.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password }) })).body.toString()) as { token: string };
-    const write = await raw(`${board.url}/goform/GetRestParam`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': login.token }, body: JSON.stringify({ Protocol: 0, Port: 80, RestApi: 0, HostNames: names, IdleMinutes: 10 }) });
+    const write = await raw(`${board.url}/goform/GetRestParam`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': await token() }, body: JSON.stringify({ Protocol: 0, Port: 80, RestApi: 0, HostNames: names, IdleMinutes: 10 }) });
     assert.is(JSON.parse(write.body.toString()).retvalue, 0, 'the terminal took the names');
   };
   /** The board's answer under `host` once it is `status` (the file is written a moment after the setting). */
@@ -270,9 +274,8 @@ test('reboot: the board comes back, /data kept, serving the same release', async
 });
 
 test('RestartMachine restarts the board as a terminal restarts (/etc/init.d/S70firmware): the web server goes at once, the board reboots once the API answers again, then serves the console', async () => {
-  const login = JSON.parse((await raw(`${board.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password }) })).body.toString()) as { token: string };
   const next = board.nextLogin(180_000);
-  const restart = await raw(`${board.url}/goform/RestartMachine`, { headers: { 'X-Token': login.token } });
+  const restart = await raw(`${board.url}/goform/RestartMachine`, { headers: { 'X-Token': await token() } });
   assert.is(JSON.parse(restart.body.toString()).retvalue, 0);
   // The simulated API restarts (it stops answering); the board's web side follows it down.
   let down = false;
@@ -287,7 +290,7 @@ test('RestartMachine restarts the board as a terminal restarts (/etc/init.d/S70f
   assert.match(board.output().slice(-20_000), /S70firmware: the device restarts/);
   const served = await raw(`${board.url}/`);
   assert.is(served.status, 200, 'served again after the reboot');
-  const again = await raw(`${board.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password }) });
+  const again = await chklogin();
   assert.is(JSON.parse(again.body.toString()).retvalue, 0, 'and the API answers through it');
   await serial.link.settle(300, 3000);
   await serial.login(files.profile.user, files.profile.password);
