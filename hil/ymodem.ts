@@ -128,6 +128,8 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
   const sendBlock = async (frame: Buffer, label: string, kind: 'header' | 'data' | 'end'): Promise<void> => {
     let why = 'no answer';
     let silences = 0;
+    /** The copy before this one was NAKed too. */
+    let nakBefore = false;
     /** After the closing block 0: text that is not an answer means the receiver has exited and the shell is talking. */
     const shellIsBack = async (first: number): Promise<void> => {
       const deadline = Date.now() + timeoutMs * retries;
@@ -199,8 +201,8 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
         if (c === CRC_C && !graceUntil) graceUntil = Math.min(deadline, Date.now() + graceMs);
         prev = c;
       }
-      // After a NAK, the next copy waits for a quiet line; after a second NAK of the same block,
-      // for longer than a second. rb flushes its input just after its NAK, and on a busy terminal
+      // After a NAK, the next copy waits for a quiet line; after a NAK of the copy sent after a
+      // NAK, for longer than a second. rb flushes its input just after its NAK, and on a busy terminal
       // that flush can come late: a copy sent at once would lose its head. And rb, given a bad
       // block, reads on until the line has been silent for a second (or 1000 bytes, less than a
       // 1 KiB block) before it NAKs: the tail of a bad copy that arrives after its flush is taken
@@ -209,10 +211,13 @@ export async function ymodemSend(link: ByteLink, files: YmodemFile[], opts: Ymod
       // retries run out (seen on the virtual board under load: "Got 0132 sector header" ten
       // times over in rb's log). Waiting longer than rb's second lets it NAK that tail first.
       if (why === 'NAK') {
-        const wait = attempt === 1 ? quiet() : Math.min(Math.max(NAK_QUIET_MS, quiet()), timeoutMs, 3000);
+        // The first wait is short and the same on any line (a NAK per line error must not cost a
+        // second); after a NAK of the copy sent after a NAK it is rb's second, and longer on a slow link.
+        const wait = nakBefore ? Math.min(Math.max(NAK_QUIET_MS, quiet()), timeoutMs, 3000) : Math.min(250, timeoutMs / 2);
         if (hasCanCan(await rx.purge(wait, timeoutMs * 2)))
           throw new YmodemError(`YMODEM: transfer cancelled by the receiver (CAN CAN) while ${doing}`);
       }
+      nakBefore = why === 'NAK';
     }
     await cancel(link);
     throw new YmodemError(`YMODEM: ${label} refused ${retries} times, transfer aborted (${doing}; last answer: ${why})`);
