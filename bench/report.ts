@@ -29,8 +29,47 @@ const SECTIONS: { [K in keyof Results['sections']]-?: { title: (s?: Done<K>) => 
       `\n\nRatio: Preact / React, both built in this run from the same source. The ${Object.keys(s.locales).length} locales' catalogues are ` +
       `${s.catalogsIdentical ? 'the same files in both builds' : 'NOT the same in both builds'} (bytes per locale in results.json).`,
   },
+  line: {
+    title: () => 'The slow line, on its bytes, through each server',
+    body: (s) => {
+      const kb = (b: number) => `${(b / 1000).toFixed(1)} KB`;
+      const cold = table(
+        ['server', 'protocol', 'line', 'cold login', 'floor', 'time / floor', 'connections', 'up / down', 'target', 'over HTTP (allowed)'],
+        ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
+        s.rows.map((r) => [
+          r.server,
+          `${r.scheme.toUpperCase()} (${r.protocol})`,
+          r.line,
+          ms(r.cold.ms),
+          ms(r.cold.floorMs),
+          r.cold.ratio.toFixed(2),
+          r.cold.connections,
+          `${kb(r.cold.up)} / ${kb(r.cold.down)}`,
+          verdict(r.cold.result),
+          r.overHttp ? `${n(r.overHttp.ms)} ms (${n(r.overHttp.allowedMs)}): ${r.overHttp.result.pass ? 'pass' : '**missed**'}` : '',
+        ]),
+      );
+      const rest = table(
+        ['server', 'protocol', 'line', 'second visit', 'connections', 'files again', 'sign-in to rows', 'target', 'typed without https:// (Protocol 1)', 'its floor'],
+        ['l', 'l', 'l', 'r', 'r', 'l', 'r', 'l', 'r', 'r'],
+        s.rows.map((r) => [
+          r.server,
+          r.scheme.toUpperCase(),
+          r.line,
+          ms(r.second.ms),
+          r.second.connections,
+          r.second.crossed.length ? r.second.crossed.join(', ') : 'none',
+          ms(r.signIn.ms),
+          verdict(r.signIn.result),
+          r.redirect ? ms(r.redirect.ms) : '',
+          r.redirect ? ms(r.redirect.floorMs) : '',
+        ]),
+      );
+      return `${cold}\n\n${rest}\n\nLine: ${s.model}. Floor: ${s.floor}. Medians of ${s.rows[0]?.cold.runs ?? 0} runs; usable as in the cold login below (the password field on screen, enabled), ms from the navigation's start.`;
+    },
+  },
   coldLogin: {
-    title: () => 'Cold login vs its floor',
+    title: () => 'Cold login vs its floor (the browser\'s throttling)',
     body: (s) =>
       table(
         ['link', 'usable', 'floor', 'time / floor', 'bytes', 'runs', 'target'],

@@ -2,6 +2,7 @@
 // (and the unit test) read. Its own module, so that both import it one way.
 import type { BytesSection } from './sizes.ts';
 import type { LoginSection, SignInSection } from './login.ts';
+import type { LineSection } from './line.ts';
 import type { HeapSection } from './heap.ts';
 import type { RenderSection } from './render.ts';
 import type { YmodemSection } from './ymodem.ts';
@@ -18,6 +19,7 @@ export interface Results {
   seconds: number;
   sections: {
     bytes?: Measured<BytesSection>;
+    line?: Measured<LineSection>;
     coldLogin?: Measured<LoginSection>;
     signIn?: Measured<SignInSection>;
     heap?: Measured<HeapSection>;

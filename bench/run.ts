@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { measureBytes, type BytesSection } from './sizes.ts';
 import { openLab, type Lab } from './browser.ts';
 import { measureLogin, measureSignIn } from './login.ts';
+import { measureLine } from './line.ts';
 import { measureHeap } from './heap.ts';
 import { measureRender } from './render.ts';
 import { measureYmodem } from './ymodem.ts';
@@ -26,7 +27,7 @@ import type { Settings, Target } from './lib.ts';
 import type { Results } from './results.ts';
 
 type Key = keyof Results['sections'];
-const KEYS: Key[] = ['bytes', 'coldLogin', 'signIn', 'heap', 'render', 'ymodem', 'records', 'simulator'];
+const KEYS: Key[] = ['bytes', 'line', 'coldLogin', 'signIn', 'heap', 'render', 'ymodem', 'records', 'simulator'];
 
 function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key> } {
   let short = false;
@@ -58,11 +59,13 @@ function targets(key: Key, section: unknown): { where: string; t: Target }[] {
     if (!v || typeof v !== 'object') return;
     if (Array.isArray(v)) return v.forEach((x) => visit(x, where));
     const o = v as Record<string, unknown>;
-    const name = [o.link, o.list, o.path, o.what].find((x) => typeof x === 'string') as string | undefined;
+    // A row of the line section is named by its server, protocol and line, and its parts by their keys.
+    const row = typeof o.server === 'string' ? `${o.server} ${o.scheme} ${o.line}` : undefined;
+    const name = row ?? ([o.link, o.list, o.path, o.what].find((x) => typeof x === 'string') as string | undefined);
     const here = name && !where.endsWith(name) ? `${where} ${name}` : where;
     const r = o.result as Target | undefined;
     if (r && typeof r.pass === 'boolean') found.push({ where: here, t: r });
-    for (const [k, x] of Object.entries(o)) if (k !== 'result' && k !== 'all') visit(x, here);
+    for (const [k, x] of Object.entries(o)) if (k !== 'result' && k !== 'all') visit(x, row ? `${here} ${k}` : here);
   };
   visit(section, key);
   return found;
@@ -85,7 +88,7 @@ async function main(): Promise<number> {
       sections[key] = { error: err.message.split('\n')[0] } as NonNullable<Results['sections'][K]>;
     }
   };
-  const browserKeys: Key[] = ['coldLogin', 'signIn', 'heap', 'render'];
+  const browserKeys: Key[] = ['line', 'coldLogin', 'signIn', 'heap', 'render'];
   let chromiumVersion = '';
   try {
     // The browser sections serve the Preact build of the default brand, so it is built even when only they run.
@@ -107,6 +110,8 @@ async function main(): Promise<number> {
         chromiumVersion = lab.chromium;
         const l = lab;
         const critical = bytes.section.critical;
+        const site = bytes.siteDir;
+        await run('line', () => measureLine(s, site, new URL(l.url).host));
         await run('coldLogin', () => measureLogin(s, l, critical));
         await run('signIn', () => measureSignIn(s, l));
         await run('heap', () => measureHeap(s, l));

@@ -1,13 +1,15 @@
 // The tests' own certificate authority, made with the openssl command line:
 // an ECDSA P-256 CA, and a server certificate it signs for the names the
 // tests open a terminal by (127.0.0.1, localhost, and the names the host
-// tests add). The servers in tests/embed serve with it; Node's https trusts
+// tests add, and 127.0.0.3, where the bench's slow line listens: link.ts). The
+// servers in tests/embed serve with it; Node's https trusts
 // it by `ca`; Chromium trusts it through an NSS database in a home folder of
 // its own (certutil, Debian's libnss3-tools), never by ignoring errors.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LINK_HOST } from './link.ts';
 
 export interface TestPki {
   dir: string;
@@ -48,7 +50,7 @@ export function testPki(): TestPki {
   const p256 = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-noenc'];
   openssl('req', '-x509', ...p256, '-keyout', f('ca.key'), '-out', f('ca.pem'), '-subj', '/CN=Console test CA', '-days', '2',
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-  const sans = ['IP:127.0.0.1', 'DNS:localhost', ...TEST_NAMES.map((n) => `DNS:${n}`)].join(',');
+  const sans = ['IP:127.0.0.1', `IP:${LINK_HOST}`, 'DNS:localhost', ...TEST_NAMES.map((n) => `DNS:${n}`)].join(',');
   openssl('req', '-x509', ...p256, '-keyout', f('key.pem'), '-out', f('cert.pem'), '-subj', '/CN=127.0.0.1', '-days', '2',
     '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-addext', `subjectAltName=${sans}`, '-addext', 'basicConstraints=critical,CA:FALSE',
     '-addext', 'keyUsage=critical,digitalSignature', '-addext', 'extendedKeyUsage=serverAuth');

@@ -70,6 +70,28 @@ test('cold login: usable after its floor, which is more than two latencies', () 
   }
 });
 
+test('the slow line: lighttpd over HTTPS on its bytes, h2, one connection, a floor of four round trips and the bytes', () => {
+  const s = done('line');
+  assert.is(s.rows.length, 1);
+  const [row] = s.rows;
+  assert.is(row.server, 'lighttpd');
+  assert.is(row.scheme, 'https');
+  assert.is(row.protocol, 'h2');
+  const v = row.cold.all[0];
+  positive(v.ms, 'usable');
+  // Both directions crossed the line (the ClientHello up, the certificate and files down), and the floor is made of them.
+  positive(v.up, 'bytes up');
+  assert.ok(v.down > 10_000, `bytes down ${v.down}: the login page's files`);
+  assert.is(v.floorMs, Math.round((4 * 300 + ((v.up + v.down) * 8 * 1000) / 256_000) * 10) / 10);
+  assert.ok(v.ms >= 4 * 300, `usable ${v.ms} ms, after four round trips`);
+  assert.is(v.connections, 1);
+  assert.type(row.cold.result?.pass, 'boolean');
+  // The second visit: nothing of the set came again; the redirect costs more than the floor of HTTPS alone.
+  assert.equal(row.second.crossed, []);
+  assert.ok(row.redirect!.floorMs > v.floorMs, 'a redirect adds round trips to the floor');
+  positive(row.signIn.ms, 'sign-in to rows');
+});
+
 test('sign-in, heap, render: positive times and sizes', () => {
   const signIn = done('signIn');
   positive(signIn.ms, 'sign-in');
@@ -134,7 +156,7 @@ test('simulator: seeding, userlist and searchrecord pages, the download, each me
 });
 
 test('results.md: a table per section, the bytes first', () => {
-  const heads = ['| brand | login path Preact |', '| link | usable | floor |', '| from Sign in to rows on screen |', '| screens | heap after walk 1 |', '| list | rows | median |', '| path | bytes | data blocks |', '| page | of 100 rows |', '| call | answer | median |'];
+  const heads = ['| brand | login path Preact |', '| server | protocol | line | cold login |', '| link | usable | floor |', '| from Sign in to rows on screen |', '| screens | heap after walk 1 |', '| list | rows | median |', '| path | bytes | data blocks |', '| page | of 100 rows |', '| call | answer | median |'];
   let at = -1;
   for (const h of heads) {
     const i = md.indexOf(h);

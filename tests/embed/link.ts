@@ -1,0 +1,231 @@
+// A slow line to the device, modelled on the bytes that cross it: a TCP relay
+// between the browser and a web server that carries every connection over
+// one shared line with a rate and a delay in each direction, as one modem,
+// cellular router or VPN to a terminal does. The browser's own throttling
+// (CDP) delays each response; it charges nothing for a new connection, a TLS
+// handshake or the bytes of a certificate. This line charges all three:
+//
+// - each direction is a queue: a chunk waits until the line is free, takes
+//   bytes x 8 / rate to go out, then arrives half a round trip later;
+// - every connection pays its TCP handshake (SYN up, SYN-ACK down: a round
+//   trip) before its first byte goes up, and its close goes through the line
+//   after its last byte;
+// - the IP and TCP headers are charged too (40 bytes for each segment of up to
+//   1,460 bytes of payload). ACKs are not modelled, nor TCP's slow start: at
+//   256 kbit/s and 300 ms a round trip holds 9.6 KB, less than the 14.6 KB of a
+//   first congestion window, so the line, not the window, sets the pace.
+//
+// Linux's `tc qdisc ... netem rate ... delay ...` does the same in the kernel
+// where it has netem (this machine's kernel does not; docs/PERFORMANCE.md). The
+// relay listens on LINK_HOST (127.0.0.3) on the same port numbers as the server
+// it fronts on 127.0.0.1, so the addresses a server writes into a redirect
+// (https://<Host>:<its port>) lead through the line again. With rate Infinity
+// and no delay it is a plain relay that counts connections and bytes (tests).
+import { createServer, connect, type Server, type Socket } from 'node:net';
+
+/** Where the line's far end listens: a loopback address of its own, so that its ports can be the server's. */
+export const LINK_HOST = '127.0.0.3';
+/** IPv4 and TCP headers (no options) for each segment; the payload of a full segment on Ethernet. */
+const HEADER_BYTES = 40;
+const SEGMENT_BYTES = 1460;
+
+export interface LinkOptions {
+  /** Bits per second in each direction (1 kbit = 1,000 bits); Infinity: no limit. */
+  bitsPerSecond: number;
+  /** The round trip: half of it in each direction. */
+  rttMs: number;
+  /** Ports to relay: LINK_HOST:port -> target:port. */
+  ports: number[];
+  /** Where the server listens (default 127.0.0.1). */
+  target?: string;
+  /** Extra ports LINK_HOST:from -> target:to (say 443 -> the server's HTTPS port). */
+  mapped?: Array<{ from: number; to: number }>;
+}
+
+/** One connection through the line, as the browser opened it. */
+export interface LinkConnection {
+  /** The port the browser connected to. */
+  port: number;
+  /** ms since the line was made (or last reset) when the browser connected, and the same as epoch ms. */
+  opened: number;
+  openedAt: number;
+  /** Payload bytes up (browser to server) and down, without headers. */
+  up: number;
+  down: number;
+}
+
+/** One arrival at the far side: when (epoch ms, as a page's performance.timeOrigin + now()), which way, bytes on the line. */
+export interface LinkArrival {
+  at: number;
+  up: boolean;
+  bytes: number;
+}
+
+export interface LinkCounts {
+  connections: LinkConnection[];
+  /** Every arrival, in order. */
+  arrivals: LinkArrival[];
+  /** Everything that crossed the line, headers and handshakes included, each way. */
+  lineUp: number;
+  lineDown: number;
+}
+
+export interface Link {
+  host: string;
+  /** Counts since the line was made or since reset(). */
+  counts(): LinkCounts;
+  /** Start counting again (the connections open stay open). */
+  reset(): void;
+  /** Close every connection (idle browser sockets too): the next visit opens new ones. */
+  dropConnections(): Promise<void>;
+  /** Resolves once nothing is queued on the line in either direction. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** One direction of the line: chunks go out one after another at the rate, and arrive after the delay. */
+class Direction {
+  private freeAt = 0;
+  private queue: Array<{ at: number; deliver: () => void }> = [];
+  private timer: NodeJS.Timeout | undefined;
+  /** Bytes on the line: payload plus headers. */
+  bytes = 0;
+
+  constructor(
+    private readonly bitsPerSecond: number,
+    private readonly delayMs: number,
+    private readonly now: () => number,
+    private readonly arrived: (bytes: number) => void,
+  ) {}
+
+  /** Send `payload` bytes (0 for a bare SYN, SYN-ACK or FIN: one header) and call `deliver` when they arrive. */
+  send(payload: number, deliver: () => void): void {
+    const segments = Math.max(1, Math.ceil(payload / SEGMENT_BYTES));
+    const onLine = payload + segments * HEADER_BYTES;
+    this.bytes += onLine;
+    const t = this.now();
+    const start = Math.max(t, this.freeAt);
+    this.freeAt = start + (Number.isFinite(this.bitsPerSecond) ? (onLine * 8 * 1000) / this.bitsPerSecond : 0);
+    this.queue.push({
+      at: this.freeAt + this.delayMs,
+      deliver: () => {
+        this.arrived(onLine);
+        deliver();
+      },
+    });
+    this.arm();
+  }
+
+  get busy(): boolean {
+    return this.queue.length > 0;
+  }
+
+  /** One timer for the head of the queue: arrivals keep the order they were sent in, across connections. */
+  private arm(): void {
+    if (this.timer || !this.queue.length) return;
+    const wait = Math.max(0, this.queue[0].at - this.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const t = this.now();
+      while (this.queue.length && this.queue[0].at <= t + 0.5) this.queue.shift()!.deliver();
+      this.arm();
+    }, wait);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.queue = [];
+  }
+}
+
+/** Start the line in front of `target` (127.0.0.1) for each port of `ports`. */
+export async function startLink(o: LinkOptions): Promise<Link> {
+  const target = o.target ?? '127.0.0.1';
+  let t0 = performance.now();
+  const now = () => performance.now();
+  let arrivals: LinkArrival[] = [];
+  const epoch = () => performance.timeOrigin + performance.now();
+  const up = new Direction(o.bitsPerSecond, o.rttMs / 2, now, (bytes) => arrivals.push({ at: epoch(), up: true, bytes }));
+  const down = new Direction(o.bitsPerSecond, o.rttMs / 2, now, (bytes) => arrivals.push({ at: epoch(), up: false, bytes }));
+  let connections: LinkConnection[] = [];
+  let base = { up: 0, down: 0 };
+  const open = new Set<Socket>();
+
+  const relay = (client: Socket, port: number, to: number) => {
+    const c: LinkConnection = { port, opened: Math.round(now() - t0), openedAt: epoch(), up: 0, down: 0 };
+    connections.push(c);
+    const server = connect({ host: target, port: to });
+    open.add(client);
+    open.add(server);
+    client.setNoDelay(true);
+    server.setNoDelay(true);
+    // Bytes from the browser wait for the handshake: SYN up, SYN-ACK down.
+    let established = false;
+    const held: Buffer[] = [];
+    let clientEnded = false;
+    const toServer = (chunk: Buffer) => {
+      c.up += chunk.length;
+      up.send(chunk.length, () => server.writable && server.write(chunk));
+    };
+    const endServer = () => up.send(0, () => server.writable && server.end());
+    up.send(0, () =>
+      down.send(0, () => {
+        established = true;
+        for (const chunk of held.splice(0)) toServer(chunk);
+        if (clientEnded) endServer();
+      }),
+    );
+    client.on('data', (chunk: Buffer) => (established ? toServer(chunk) : held.push(chunk)));
+    client.on('end', () => (established ? endServer() : (clientEnded = true)));
+    server.on('data', (chunk: Buffer) => {
+      c.down += chunk.length;
+      down.send(chunk.length, () => client.writable && client.write(chunk));
+    });
+    server.on('end', () => down.send(0, () => client.writable && client.end()));
+    // A reset or an error ends both sides at once.
+    const fail = () => {
+      client.destroy();
+      server.destroy();
+    };
+    client.on('error', fail);
+    server.on('error', fail);
+    client.on('close', () => open.delete(client));
+    server.on('close', () => open.delete(server));
+  };
+
+  const listeners: Server[] = [];
+  const pairs = [...o.ports.map((p) => ({ from: p, to: p })), ...(o.mapped ?? [])];
+  for (const { from, to } of pairs) {
+    const srv = createServer({ noDelay: true }, (s) => relay(s, from, to));
+    await new Promise<void>((res, rej) => {
+      srv.once('error', rej);
+      srv.listen(from, LINK_HOST, () => res());
+    });
+    listeners.push(srv);
+  }
+
+  return {
+    host: LINK_HOST,
+    counts: () => ({ connections: connections.map((c) => ({ ...c })), arrivals: [...arrivals], lineUp: up.bytes - base.up, lineDown: down.bytes - base.down }),
+    reset() {
+      t0 = performance.now();
+      connections = [];
+      arrivals = [];
+      base = { up: up.bytes, down: down.bytes };
+    },
+    async dropConnections() {
+      for (const s of open) s.destroy();
+      await new Promise((r) => setTimeout(r, 50));
+    },
+    async idle() {
+      while (up.busy || down.busy) await new Promise((r) => setTimeout(r, 10));
+    },
+    async close() {
+      up.stop();
+      down.stop();
+      for (const s of open) s.destroy();
+      await Promise.all(listeners.map((l) => new Promise((r) => l.close(() => r(undefined)))));
+    },
+  };
+}
