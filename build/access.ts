@@ -28,6 +28,10 @@ export const TLS12_CIPHERS = [
   'ECDHE-ECDSA-CHACHA20-POLY1305',
   'ECDHE-RSA-CHACHA20-POLY1305',
 ].join(':');
+/** How long a server keeps an idle connection: longer than a password takes to type, so the sign-in reuses the login page's connection. */
+export const KEEP_ALIVE_SECONDS = 60;
+/** How long a TLS session may be resumed (a ticket's lifetime): a second visit within it skips the certificate. */
+export const TLS_SESSION_SECONDS = 3600;
 /** Sent over HTTPS when Protocol is 1 (HTTPS only): the browser then never tries HTTP for that name for a year. */
 export const HSTS = 'max-age=31536000';
 /** The headers a refusal (HOST_REFUSED, ORIGIN_REFUSED) goes with, as the simulator sends them. */

@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_PREFIX, HOST_NAMES_MAX, HOST_REFUSED, INDEX, ORIGIN_REFUSED, cacheControl, contentType, cspFor, etagOf } from './serving.ts';
-import { HSTS, TLS12_CIPHERS } from './access.ts';
+import { HSTS, KEEP_ALIVE_SECONDS, TLS12_CIPHERS, TLS_SESSION_SECONDS } from './access.ts';
 
 export interface TableFile {
   /** Path in the set, without a leading slash (app-4K4OOUAK.js). */
@@ -88,6 +88,10 @@ extern "C" {
  * TLS 1.2 ciphers (TLS 1.2 and 1.3 only). */
 #define CONSOLE_HSTS ${cString(HSTS)}
 #define CONSOLE_TLS12_CIPHERS ${cString(TLS12_CIPHERS)}
+/* An idle connection is kept this long (ms): the sign-in, typed after the login page loaded, reuses
+ * it instead of paying a new TCP and TLS handshake; and a TLS session may be resumed this long (s). */
+#define CONSOLE_KEEP_ALIVE_MS "${KEEP_ALIVE_SECONDS * 1000}"
+#define CONSOLE_TLS_SESSION_SECONDS ${TLS_SESSION_SECONDS}L
 
 enum console_cache {
   CONSOLE_CACHE_REVALIDATE = 0, /* index.html: "${cacheControl(INDEX)}" */

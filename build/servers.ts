@@ -11,7 +11,7 @@
 // own Origin (403 otherwise), by the access file the firmware writes from
 // RestParam (build/access.ts). tests/embed proves both on Debian's packages.
 import { API_PREFIX, CACHE_IMMUTABLE, CACHE_REVALIDATE, CONTENT_TYPES, HASHED_STEM, HOST_REFUSED, INDEX, IP_LITERALS, ORIGIN_REFUSED, securityHeaders } from './serving.ts';
-import { ACCESS_FILES, ACCESS_LUA, ETC_DEFAULT, HSTS, REFUSAL_HEADERS, TLS12_CIPHERS, TLS_FILES, TLS_MIN, accessFile, accessLua } from './access.ts';
+import { ACCESS_FILES, ACCESS_LUA, ETC_DEFAULT, HSTS, KEEP_ALIVE_SECONDS, REFUSAL_HEADERS, TLS12_CIPHERS, TLS_FILES, TLS_MIN, TLS_SESSION_SECONDS, accessFile, accessLua } from './access.ts';
 import { FIRMWARE_MAX_BYTES } from '../src/api/maintenance.ts';
 
 export const SERVERS = ['lighttpd', 'nginx'] as const;
@@ -107,6 +107,9 @@ ${http.host ? `server.bind = "${http.host.replace(/^\[|\]$/g, '')}"\n` : ''}serv
 # server.username = "www-data"
 # server.groupname = "www-data"
 server.upload-dirs = ( "/tmp" )
+# An idle connection stays open a minute (lighttpd's default is 5 s): the sign-in, typed after the
+# login page has loaded, goes over the login page's connection instead of a new TCP and TLS handshake.
+server.max-keep-alive-idle = ${KEEP_ALIVE_SECONDS}
 # An update swaps ${root} to the new release (docs/EMBEDDING.md): no stat cache, so the next request sees it.
 server.stat-cache-engine = "disable"
 # A firmware image (${FIRMWARE_MAX_BYTES / 1048576} MiB) and its multipart envelope, in KiB.
@@ -157,7 +160,7 @@ $HTTP["url"] =~ "^${API_PREFIX}" {
 const nginxString = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}"`;
 
 /**
- * An nginx configuration (nginx 1.6 or later, with the ssl, gzip_static and
+ * An nginx configuration (nginx 1.9.5 or later, with the ssl, http_v2, gzip_static and
  * gunzip modules, which Debian builds): put it in /etc/nginx/conf.d/ (it
  * holds a map and two server blocks). The first server answers every name
  * the console does not (HOST_REFUSED); the console's server answers the IP
@@ -179,8 +182,15 @@ export function nginxConf(o: ServerOptions): string {
   const prefix = API_PREFIX.replace(/\/$/, '');
   const headers = (always: string) => [...security(o), ['Strict-Transport-Security', '$console_hsts'] as [string, string]].map(([k, v]) => `    add_header ${k} "${v}"${always};`).join('\n');
   const at = (l: { host?: string; port: number }) => `${l.host ? `${l.host}:` : ''}${l.port}`;
-  const listen = (extra: string) => `  listen ${at(http)}${extra};\n  listen ${at(https)} ssl${extra};`;
-  const tls = `  ssl_certificate ${cert};\n  ssl_certificate_key ${key};\n  ssl_protocols ${TLS_MIN} TLSv1.3;\n  ssl_ciphers ${TLS12_CIPHERS};\n  ssl_prefer_server_ciphers off;`;
+  // HTTP/2 over TLS: the login page's files come over the document's connection in parallel, where
+  // HTTP/1.1 opens a connection (a TCP and a TLS handshake) for each (docs/PERFORMANCE.md). nginx 1.25.1
+  // and later prefer \`http2 on;\` and warn about this form, which they still take.
+  const listen = (extra: string) => `  listen ${at(http)}${extra};\n  listen ${at(https)} ssl http2${extra};`;
+  // Sessions resumed for an hour (tickets, and a cache for clients without them): a second visit skips the
+  // certificate. TLS 1.3's resumption keeps a fresh key exchange (psk_dhe_ke), so forward secrecy holds.
+  const tls =
+    `  ssl_certificate ${cert};\n  ssl_certificate_key ${key};\n  ssl_protocols ${TLS_MIN} TLSv1.3;\n  ssl_ciphers ${TLS12_CIPHERS};\n  ssl_prefer_server_ciphers off;\n` +
+    `  ssl_session_cache shared:console_tls:1m;\n  ssl_session_timeout ${TLS_SESSION_SECONDS}s;`;
   const refusal = (what: { status: number; body: string }, indent: string) =>
     [...REFUSAL_HEADERS.filter(([k]) => k !== 'Content-Type').map(([k, v]) => `add_header ${k} "${v}" always;`), `return ${what.status} ${nginxString(what.body)};`].map((l) => indent + l).join('\n');
   return `${banner(o, 'nginx')}

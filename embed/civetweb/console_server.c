@@ -338,12 +338,27 @@ static int handle_request(struct mg_connection *conn, void *cbdata) {
   return serve_file(conn, ri->request_method, f, access.protocol == 1 && ri->is_ssl);
 }
 
+/* ALPN: this server speaks HTTP/1.1 only (Debian's civetweb is built without HTTP/2), and says so.
+ * A client that offers only other protocols gets no ALPN answer rather than a wrong one. */
+static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *outlen, const unsigned char *in,
+                       unsigned int inlen, void *arg) {
+  static const unsigned char http11[] = "\x08http/1.1";
+  (void)ssl;
+  (void)arg;
+  if (SSL_select_next_proto((unsigned char **)out, outlen, http11, sizeof http11 - 1, in, inlen) == OPENSSL_NPN_NEGOTIATED)
+    return SSL_TLSEXT_ERR_OK;
+  return SSL_TLSEXT_ERR_NOACK;
+}
+
 /* The device's certificate and key, from their own files (civetweb's ssl_certificate wants
- * both in one). civetweb has set TLS 1.2 and up (ssl_protocol_version) before this; 0 lets it
- * go on (ssl_cipher_list). */
+ * both in one), ALPN, and sessions a returning browser may resume (TLS 1.3 tickets; a second
+ * visit then skips the certificate). civetweb has set TLS 1.2 and up (ssl_protocol_version)
+ * before this; 0 lets it go on (ssl_cipher_list). */
 static int init_ssl(void *ssl_ctx, void *user_data) {
   SSL_CTX *ctx = (SSL_CTX *)ssl_ctx;
   (void)user_data;
+  SSL_CTX_set_alpn_select_cb(ctx, select_alpn, NULL);
+  SSL_CTX_set_timeout(ctx, CONSOLE_TLS_SESSION_SECONDS);
   if (SSL_CTX_use_certificate_chain_file(ctx, cert_file) != 1) {
     fprintf(stderr, "cannot use the certificate %s\n", cert_file);
     return -1;
@@ -376,8 +391,9 @@ static void usage(const char *self) {
 int main(int argc, char **argv) {
   char listen_on[64];
   const char *options[] = {"listening_ports", listen_on, "num_threads", "8",
-                           /* Keep connections open between requests: a page loads many files. */
-                           "enable_keep_alive", "yes",
+                           /* Keep connections open between requests: a page loads many files, and the
+                            * sign-in comes after the password is typed (CONSOLE_KEEP_ALIVE_MS, not 0.5 s). */
+                           "enable_keep_alive", "yes", "keep_alive_timeout_ms", CONSOLE_KEEP_ALIVE_MS,
                            /* Headers and body go out in separate writes: do not let Nagle hold the second. */
                            "tcp_nodelay", "1",
                            /* Leave %-escapes in the path, so /goform/ paths reach the API as they were sent. */
