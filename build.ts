@@ -53,7 +53,7 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
     const gz = await compress(site.files);
     const outDir = join(outRoot, brand);
     const manifest = writeSet(outDir, site, gz);
-    reports.push(report(manifest, app, budget, site.logo));
+    reports.push(report(manifest, app, budget));
     writeEmbedding(options, outDir, join(outRoot, 'embed', brand), manifest, quiet);
   }
   if (!quiet) {

@@ -45,15 +45,15 @@ export function localeBytes(r: BrandReport, app: AppBuild, locale: string): numb
   return r.files.filter((f) => mine.has(f.path)).reduce((n, f) => n + f.gzipBytes, 0);
 }
 
-/** The step. `logo`: the brand's logo, which the login page shows (on its path with index.html). */
-export function report(manifest: Manifest, app: AppBuild, budget: Budget, logo: string): BrandReport {
+/** The step. The login path: index.html (with the login page's code, stylesheet, texts and logo in it) and the shared code. */
+export function report(manifest: Manifest, app: AppBuild, budget: Budget): BrandReport {
   const nonEnglish = new Set(
     [...Object.entries(app.catalogs), ...Object.entries(app.screenTexts)].filter(([l]) => l !== 'en').map(([, f]) => f),
   );
   const files = manifest.files.map((f) => ({
     ...f,
     kind: kindOf(f.path, app.catalogs),
-    critical: f.path === 'index.html' || f.path === logo || app.critical.has(f.path),
+    critical: f.path === 'index.html' || app.critical.has(f.path),
   }));
   const sum = (list: typeof files) => list.reduce((n, f) => n + f.gzipBytes, 0);
   const criticalPath = sum(files.filter((f) => f.critical));

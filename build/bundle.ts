@@ -49,24 +49,43 @@ function catalogsPlugin(hash: string): Plugin {
       b.onResolve({ filter: /^virtual:catalogs$/ }, () => ({ path: 'catalogs', namespace: 'virtual' }));
       b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({
         loader: 'js',
-        // A computed URL: esbuild leaves it to the browser.
-        contents: `export default (l, screens) => { const u = "/" + (screens ? "text" : "lang") + "-" + l + "-${hash}.js"; return import(u); };`,
+        // A locale's core texts carried by the document (INLINE_LOCALE's: build/site.ts), else its file. A computed
+        // URL: esbuild leaves it to the browser.
+        contents:
+          `export default (l, screens) => { const e = !screens && document.getElementById("console-lang-" + l);` +
+          ` return e ? Promise.resolve({ messages: JSON.parse(e.textContent) }) : import("/" + (screens ? "text" : "lang") + "-" + l + "-${hash}.js"); };`,
       }));
     },
   };
 }
 
-export interface AppBuild {
-  files: Map<string, Uint8Array>; // served name -> content
+/**
+ * The locale whose core texts index.html carries (with the entry's code and stylesheet): the default
+ * one, so that the English login page needs one file after the document. Another locale's core texts
+ * are a file, requested with the shared code.
+ */
+export const INLINE_LOCALE = 'en';
+
+/** What index.html carries in itself instead of as files: the login page's own code, stylesheet and texts. */
+export interface Inline {
+  /** The entry module's code: its imports name the shared code by absolute path (publicPath). */
   entry: string;
+  /** The entry's stylesheet (styles.css and what the login page imports). */
   css: string;
+  /** INLINE_LOCALE's core texts, as JSON. */
+  texts: string;
+}
+
+export interface AppBuild {
+  files: Map<string, Uint8Array>; // served name -> content (the inline parts are not among them)
+  inline: Inline;
   layoutCss: string;
   catalogHash: string; // the one hash in every catalogue file's name
   catalogs: Record<string, string>; // locale -> served name of its core texts
   screenTexts: Record<string, string>; // locale -> served name of its screen texts
-  preload: string[]; // the entry's static imports, preloaded by index.html
+  preload: string[]; // the entry's static imports (the shared code), preloaded by index.html
   layout: string[]; // the layout's and screens' files: preloaded when signed in, requested at sign-in on the login page
-  critical: Set<string>; // served names on the English login path (besides index.html)
+  critical: Set<string>; // served names on the English login path besides index.html: the shared code
 }
 
 /** The step: one esbuild pass for all brands. */
@@ -89,6 +108,8 @@ export async function buildApp(locales: string[], cat: Catalogues, react = false
     charset: 'utf8',
     write: false,
     outdir: 'out',
+    // Chunks import each other by absolute path: the entry runs inline in index.html, whose URL is any route.
+    publicPath: '/',
     entryNames: '[name]-[hash]',
     chunkNames: 'c-[hash]',
     metafile: true,
@@ -150,9 +171,13 @@ export async function buildApp(locales: string[], cat: Catalogues, react = false
   const always = [...staticDeps(entry)];
   const without = (list: string[]) => [...new Set(list)].filter((f) => f !== entry && !always.includes(f));
   const layout = [...without(chunkFor('src/shell/SignedIn.tsx')), layoutCss];
-  const critical = new Set([entry, css, ...always]);
-  if (catalogs.en) critical.add(catalogs.en);
-  return { files, entry, css, layoutCss, catalogHash: cat.hash, catalogs, screenTexts, preload: always, layout, critical };
+  // The entry, its stylesheet and the default locale's core texts go into index.html (build/site.ts), not the set.
+  const text = (f: string) => Buffer.from(files.get(f)!).toString('utf8');
+  const literal = /^export const messages=JSON\.parse\(("(?:[^"\\]|\\.)*")\);\n$/.exec(text(catalogs[INLINE_LOCALE]));
+  if (!literal) throw new Error(`${catalogs[INLINE_LOCALE]}: not a catalogue module`);
+  const inline: Inline = { entry: text(entry).trim(), css: text(css).trim(), texts: JSON.parse(literal[1]) as string };
+  for (const f of [entry, css, catalogs[INLINE_LOCALE]]) files.delete(f);
+  return { files, inline, layoutCss, catalogHash: cat.hash, catalogs, screenTexts, preload: always, layout, critical: new Set(always) };
 }
 
 /** Fail when a library is bundled twice (e.g. Preact through a CommonJS shim). */

@@ -49,14 +49,16 @@ export const cspHash = (text: string) => `'sha256-${createHash('sha256').update(
  * The console's Content-Security-Policy, written once here: index.html
  * carries the meta form (a server that sends no headers still gets it), the
  * manifest's `csp` holds the header form, which adds frame-ancestors
- * (ignored in a meta tag). No 'unsafe-inline': index.html's one inline
- * script and one inline style are allowed by their hashes (`inline`, the
- * exact texts), so an injected script or style runs nowhere.
+ * (ignored in a meta tag). No 'unsafe-inline': index.html's inline scripts
+ * (the one that starts the downloads, the entry module) and its one inline
+ * style are allowed by their hashes (`inline`, the exact texts), so an
+ * injected script or style runs nowhere.
  *
  * - default-src 'self': everything else (fetch and XHR to /goform/, the
  *   app's modules and stylesheets) comes from the terminal itself;
  * - img-src blob:: the face photo and the test shot are /goform/ replies
- *   shown through object URLs (URL.createObjectURL); no data: URL is used;
+ *   shown through object URLs (URL.createObjectURL); data:: the brand's logo,
+ *   carried in index.html (an image: it runs no script);
  * - object-src, base-uri 'none'; form-action 'self' (no form leaves the
  *   terminal): these do not fall back to default-src.
  *
@@ -69,7 +71,7 @@ export function cspFor(inline: { scripts: string[]; styles: string[] }, form: 'm
     "default-src 'self'",
     `script-src ${own(inline.scripts)}`,
     `style-src ${own(inline.styles)}`,
-    "img-src 'self' blob:",
+    "img-src 'self' blob: data:",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

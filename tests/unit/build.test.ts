@@ -63,10 +63,12 @@ test('each brand shows only its own assets, and its title and copyright', () => 
     const html = gunzipSync(readFileSync(join(outA, brand, 'index.html.gz'))).toString();
     assert.ok(html.includes(`<title>${conf.title}</title>`), brand);
     assert.ok(html.includes(JSON.stringify(conf.copyright).slice(1, -1)), `${brand} copyright`);
-    const logo = readFileSync(join(ROOT, 'brands', brand, 'logo.svg'));
-    const logos = readdirSync(join(outA, brand)).filter((f) => f.startsWith('logo-'));
-    assert.is(logos.length, 1);
-    assert.ok(gunzipSync(readFileSync(join(outA, brand, logos[0]))).equals(logo), `${brand} ships its own logo`);
+    // The logo is in the page data as a data: URL (issue 31: no request of its own on the login path).
+    const logo = readFileSync(join(ROOT, 'brands', brand, 'logo.svg'), 'utf8');
+    const data = JSON.parse(/<script type="application\/json" id="console-data">(.*?)<\/script>/.exec(html)![1].replace(/\\u003c/g, '<'));
+    assert.ok(data.brand.logo.startsWith('data:image/svg+xml,'), `${brand}: the logo is a data: URL`);
+    assert.is(decodeURIComponent(data.brand.logo.slice('data:image/svg+xml,'.length)), logo.trim().replace(/\s+/g, ' '), `${brand} carries its own logo`);
+    assert.equal(readdirSync(join(outA, brand)).filter((f) => f.startsWith('logo-')), [], 'no logo file');
     for (const other of allBrands().filter((b) => b !== brand)) {
       const otherConf = JSON.parse(readFileSync(join(ROOT, 'brands', other, 'brand.json'), 'utf8'));
       assert.not.ok(html.includes(otherConf.title), `${brand} mentions ${other}`);
@@ -91,8 +93,10 @@ test('a subset build: one brand, chosen locales (English always included)', () =
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'build.ts', '--brand', 'anviz', '--locales', 'es', '--out', out, '--no-extract'], { cwd: ROOT, encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);
   assert.equal(readdirSync(out), ['anviz']);
-  const langs = readdirSync(join(out, 'anviz')).filter((f) => f.startsWith('lang-')).map((f) => f.slice(5, 7)).sort();
-  assert.equal(langs, ['en', 'es']);
+  // English's core texts are in index.html (issue 31); its screen texts and Spanish's two files ship.
+  const catalogues = readdirSync(join(out, 'anviz')).filter((f) => /^(lang|text)-/.test(f)).map((f) => f.slice(0, 7)).sort();
+  assert.equal(catalogues, ['lang-es', 'text-en', 'text-es']);
+  assert.ok(gunzipSync(readFileSync(join(out, 'anviz', 'index.html.gz'))).toString().includes('<script type="application/json" id="console-lang-en">'));
   assert.match(r.stdout, /login critical path/, 'prints the size table');
 });
 
@@ -149,6 +153,12 @@ test('message ids ship short: the same table every build, device message keys ke
       for (const [k, v] of Object.entries(messages)) shipped.set(k, v);
     }
   }
+  // English's core texts ship in index.html (issue 31), as JSON the catalogue loader reads.
+  const html = gunzipSync(readFileSync(join(dir, 'index.html.gz'))).toString();
+  const core = /<script type="application\/json" id="console-lang-en">(.*?)<\/script>/.exec(html);
+  assert.ok(core, 'index.html carries the English core texts');
+  for (const [k, v] of Object.entries(JSON.parse(core![1]))) shipped.set(k, v);
+  for (const id of en.keys()) assert.not.ok(ids.has(id) && html.includes(JSON.stringify(id)), `index.html ships the readable id ${id}`);
   // Every English text is in the shipped catalogues under its short id (or its own, for device keys).
   for (const id of en.keys()) assert.ok(shipped.has(ids.get(id) ?? id), id);
   assert.is(shipped.size, en.size);
@@ -158,9 +168,14 @@ test('each step runs alone, on the output of the one before: catalogues, bundle,
   const cat = catalogues(['en'], false, true);
   assert.equal(Object.keys(cat.core), ['en']);
   const app = await buildApp(['en'], cat);
-  for (const f of cat.files.keys()) assert.ok(app.files.has(f), `the bundle carries ${f}`);
+  for (const f of cat.files.keys()) assert.is(app.files.has(f), f !== cat.core.en, `the bundle carries ${f} (English's core texts go inline)`);
   const site = await brandSite(app, defaultBrand());
-  assert.ok(site.files.has('index.html') && site.files.has(site.logo));
+  assert.ok(site.files.has('index.html') && site.logo.startsWith('data:image/svg+xml,'));
+  // The login page's own code, stylesheet and English texts are in index.html, not files of their own.
+  const html = Buffer.from(site.files.get('index.html')!).toString();
+  assert.ok(html.includes(app.inline.entry) && html.includes(app.inline.css) && html.includes('id="console-lang-en"'));
+  assert.not.ok(site.files.has(app.catalogs.en), 'no lang-en file: its texts are in the document');
+  assert.equal([...app.critical], app.preload, 'the login path after the document: the shared code alone');
   const gz = await compressor()(site.files);
   assert.equal([...gz.keys()], [...site.files.keys()].sort());
   for (const [n, z] of gz) assert.ok(gunzipSync(z).equals(Buffer.from(site.files.get(n)!)), n);
@@ -168,7 +183,7 @@ test('each step runs alone, on the output of the one before: catalogues, bundle,
   const m = writeSet(dir, site, gz);
   assert.equal(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')), m);
   assert.equal(readdirSync(dir).sort(), ['manifest.json', ...[...gz.keys()].map((n) => `${n}.gz`)].sort());
-  const r = report(m, app, loadBudget(), site.logo);
+  const r = report(m, app, loadBudget());
   assert.equal(Object.keys(r.locales), ['en']);
   assert.equal(r.overBudget, []);
 });
