@@ -10,18 +10,21 @@
 // at work), sign-in to the user list's rows, and, over HTTPS, the address typed
 // without https:// while RestParam.Protocol is 1 (the redirect paid for).
 //
-// The floor is what the line cannot beat: its round trips plus every byte that
-// crossed it before the field was usable (both directions, headers and
-// handshakes included) at its rate. Round trips: HTTP 3 (TCP's handshake, the
-// document, its files in parallel), HTTPS with TLS 1.3 4 (TLS's handshake
-// besides); a redirect adds 2 (a connection to the HTTP port, the 301).
+// The floor is what the line cannot beat: its round trips, plus the bytes that
+// came down before the field was usable (headers, the certificate and the
+// files) and the first flight up (the SYN and the ClientHello, or the first
+// request: nothing comes down before it has arrived) at the line's rate. The
+// rest of what went up may overlap what comes down, so it is counted apart.
+// Round trips: HTTP 3 (TCP's handshake, the document, its files in parallel),
+// HTTPS with TLS 1.3 4 (TLS's handshake besides); a redirect adds 2 (a
+// connection to the HTTP port, the 301).
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import config from '../tests/browser/playwright.config.ts';
 import { signIn } from '../tests/browser/fixtures.ts';
 import { FRONT_KINDS, startFront, type Front, type FrontKind } from '../tests/embed/servers.ts';
-import { startLink, type Link, type LinkCounts } from '../tests/embed/link.ts';
+import { HEADER_BYTES, startLink, type Link, type LinkCounts } from '../tests/embed/link.ts';
 import { chromiumHome } from '../tests/embed/pki.ts';
 import { baseName, median, round, sleep, target, type Settings, type Target } from './lib.ts';
 
@@ -57,15 +60,16 @@ export interface Visit {
   /** From the navigation's start (the first connection, for a redirect) to the password field usable (or the rows), ms. */
   ms: number;
   floorMs: number;
-  /** Bytes that crossed the line before then, each way. */
+  /** Bytes that crossed the line before then, each way, and the first flight up (before anything but the SYN-ACK came down). */
   up: number;
   down: number;
+  firstUp: number;
   /** Connections the browser opened before then. */
   connections: number;
   requests: LineRequest[];
 }
 
-const floorOf = (line: Line, rounds: number, v: { up: number; down: number }) => round(rounds * line.rttMs + ((v.up + v.down) * 8 * 1000) / line.bits);
+const floorOf = (line: Line, rounds: number, v: { firstUp: number; down: number }) => round(rounds * line.rttMs + ((v.firstUp + v.down) * 8 * 1000) / line.bits);
 
 export interface Measured {
   runs: number;
@@ -75,6 +79,7 @@ export interface Measured {
   ratio: number;
   up: number;
   down: number;
+  firstUp: number;
   connections: number;
   all: Visit[];
   result?: Target;
@@ -130,7 +135,10 @@ async function stamps(page: Page, key: 'usable' | 'rowsFrame' | 'click'): Promis
 /** What crossed the line between `from` and `to` (epoch ms). */
 function crossed(c: LinkCounts, from: number, to: number) {
   const inside = c.arrivals.filter((a) => a.at >= from && a.at <= to);
+  // A bare header down is the SYN-ACK; the first larger arrival down answers the first flight up.
+  const answer = inside.findIndex((a) => !a.up && a.bytes > HEADER_BYTES);
   return {
+    firstUp: inside.slice(0, answer < 0 ? inside.length : answer).filter((a) => a.up).reduce((n, a) => n + a.bytes, 0),
     up: inside.filter((a) => a.up).reduce((n, a) => n + a.bytes, 0),
     down: inside.filter((a) => !a.up).reduce((n, a) => n + a.bytes, 0),
     connections: c.connections.filter((x) => x.openedAt >= from - 1 && x.openedAt <= to).length,
@@ -145,6 +153,7 @@ function summary(all: Visit[], result?: (m: Measured) => Target): Measured {
     ratio: 0,
     up: median(all.map((v) => v.up)),
     down: median(all.map((v) => v.down)),
+    firstUp: median(all.map((v) => v.firstUp)),
     connections: median(all.map((v) => v.connections)),
     all,
   };
@@ -303,7 +312,7 @@ export async function measureLine(s: Settings, siteDir: string, apiHost: string)
   }
   return {
     model: 'a relay on 127.0.0.3 in front of each server: each direction serialized at the rate and delayed half the round trip, shared by every connection; TCP handshakes, IP and TCP headers (40 B a segment) charged (tests/embed/link.ts; no tc netem on this kernel)',
-    floor: 'round trips x RTT + bytes (both directions, before usable) x 8 / rate; round trips: HTTP 3, HTTPS (TLS 1.3) 4, a redirect 2 more',
+    floor: 'round trips x RTT + (bytes down before usable + the first flight up) x 8 / rate; round trips: HTTP 3, HTTPS (TLS 1.3) 4, a redirect 2 more',
     rows,
   };
 }

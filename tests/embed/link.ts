@@ -26,7 +26,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 /** Where the line's far end listens: a loopback address of its own, so that its ports can be the server's. */
 export const LINK_HOST = '127.0.0.3';
 /** IPv4 and TCP headers (no options) for each segment; the payload of a full segment on Ethernet. */
-const HEADER_BYTES = 40;
+export const HEADER_BYTES = 40;
 const SEGMENT_BYTES = 1460;
 
 export interface LinkOptions {
