@@ -68,7 +68,7 @@ t('it answers POST outside /cgi-bin/ with 501, so the API cannot be a file', asy
 });
 
 t('it sends no Cache-Control, and 404 (not index.html) for / and for a deep link', async () => {
-  const file = readdirSync(SITE).find((f) => /^app-.*\.js\.gz$/.test(f))!.slice(0, -3);
+  const file = readdirSync(SITE).find((f) => /^c-.*\.js\.gz$/.test(f))!.slice(0, -3);
   const asset = await fetch(`${url}/${file}`, { headers: { 'Accept-Encoding': 'gzip' } });
   assert.is(asset.status, 200);
   assert.is(asset.headers.get('cache-control'), null);
