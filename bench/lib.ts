@@ -4,6 +4,8 @@
 export interface Settings {
   /** The quick setting (the unit test): one brand, one link, few runs, small counts. */
   short: boolean;
+  /** The web servers the slow line's section measures (--servers; all three unless said). */
+  servers?: string[];
   /** Scratch folder of this run (builds, stores); removed at the end. */
   tmp: string;
   /** Progress lines go to stderr, so stdout ends with the table alone. */

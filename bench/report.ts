@@ -46,7 +46,7 @@ const SECTIONS: { [K in keyof Results['sections']]-?: { title: (s?: Done<K>) => 
           r.cold.connections,
           `${kb(r.cold.up)} / ${kb(r.cold.down)}`,
           verdict(r.cold.result),
-          r.overHttp ? `${n(r.overHttp.ms)} ms (${n(r.overHttp.allowedMs)}): ${r.overHttp.result.pass ? 'pass' : '**missed**'}` : '',
+          r.overHttp ? `${n(r.overHttp.ms)} ms (${n(r.overHttp.allowedMs)})${r.overHttp.result ? `: ${r.overHttp.result.pass ? 'pass' : '**missed**'}` : ''}` : '',
         ]),
       );
       const rest = table(

@@ -7,6 +7,7 @@
 //                                       Written to bench/short/ (ignored by git), not over the full run's
 //   npm run bench -- --out /tmp/b       write the results elsewhere (default: this folder)
 //   npm run bench -- --only bytes,heap  some sections only (names as in results.json)
+//   npm run bench -- --only line --servers nginx   the slow line through some servers only
 //
 // A missed target is a measurement, not a failure: the run exits 0 and says
 // which were missed. It exits 1 only when a section could not be measured.
@@ -17,6 +18,7 @@ import { measureBytes, type BytesSection } from './sizes.ts';
 import { openLab, type Lab } from './browser.ts';
 import { measureLogin, measureSignIn } from './login.ts';
 import { measureLine } from './line.ts';
+import { FRONT_KINDS } from '../tests/embed/servers.ts';
 import { measureHeap } from './heap.ts';
 import { measureRender } from './render.ts';
 import { measureYmodem } from './ymodem.ts';
@@ -29,8 +31,9 @@ import type { Results } from './results.ts';
 type Key = keyof Results['sections'];
 const KEYS: Key[] = ['bytes', 'line', 'coldLogin', 'signIn', 'heap', 'render', 'ymodem', 'records', 'simulator'];
 
-function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key> } {
+function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key>; servers?: string[] } {
   let short = false;
+  let servers: string[] | undefined;
   let out: string | undefined;
   let only = new Set(KEYS);
   for (let i = 0; i < argv.length; i++) {
@@ -47,9 +50,13 @@ function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key
       const bad = names.filter((n) => !KEYS.includes(n as Key));
       if (bad.length) throw new Error(`unknown section ${bad.join(', ')} (have ${KEYS.join(', ')})`);
       only = new Set(names as Key[]);
-    } else throw new Error(`unknown option ${a} (use --short, --out <dir>, --only <sections>)`);
+    } else if (a === '--servers') {
+      servers = value().split(',');
+      const bad = servers.filter((n) => !(FRONT_KINDS as readonly string[]).includes(n));
+      if (bad.length) throw new Error(`unknown server ${bad.join(', ')} (have ${FRONT_KINDS.join(', ')})`);
+    } else throw new Error(`unknown option ${a} (use --short, --out <dir>, --only <sections>, --servers <names>)`);
   }
-  return { short, out: out ?? join(import.meta.dirname, short ? 'short' : ''), only };
+  return { short, out: out ?? join(import.meta.dirname, short ? 'short' : ''), only, servers };
 }
 
 /** Every Target in a section, with where it is, e.g. "coldLogin 256 kbit/s, 300 ms" or "simulator last page". */
@@ -76,7 +83,7 @@ async function main(): Promise<number> {
   const t0 = performance.now();
   const tmp = mkdtempSync(join(tmpdir(), 'console-bench-'));
   const log = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
-  const s: Settings = { short: args.short, tmp, log };
+  const s: Settings = { short: args.short, tmp, log, servers: args.servers };
   const sections: Results['sections'] = {};
   const run = async <K extends Key>(key: K, fn: () => Promise<NonNullable<Results['sections'][K]>>) => {
     if (!args.only.has(key)) return;
