@@ -83,9 +83,8 @@ export interface AppBuild {
   catalogHash: string; // the one hash in every catalogue file's name
   catalogs: Record<string, string>; // locale -> served name of its core texts
   screenTexts: Record<string, string>; // locale -> served name of its screen texts
-  preload: string[]; // the entry's static imports (the shared code), preloaded by index.html
   layout: string[]; // the layout's and screens' files: preloaded when signed in, requested at sign-in on the login page
-  critical: Set<string>; // served names on the English login path besides index.html: the shared code
+  critical: Set<string>; // served names on the English login path besides index.html: the shared code, which the entry imports
 }
 
 /** The step: one esbuild pass for all brands. */
@@ -177,7 +176,7 @@ export async function buildApp(locales: string[], cat: Catalogues, react = false
   if (!literal) throw new Error(`${catalogs[INLINE_LOCALE]}: not a catalogue module`);
   const inline: Inline = { entry: text(entry).trim(), css: text(css).trim(), texts: JSON.parse(literal[1]) as string };
   for (const f of [entry, css, catalogs[INLINE_LOCALE]]) files.delete(f);
-  return { files, inline, layoutCss, catalogHash: cat.hash, catalogs, screenTexts, preload: always, layout, critical: new Set(always) };
+  return { files, inline, layoutCss, catalogHash: cat.hash, catalogs, screenTexts, layout, critical: new Set(always) };
 }
 
 /** Fail when a library is bundled twice (e.g. Preact through a CommonJS shim). */

@@ -111,11 +111,12 @@ function indexHtml(opts: {
     '<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
     `<title>${esc(opts.title)}</title>` +
     `<link rel="icon" href="/${opts.favicon}" type="image/svg+xml">` +
-    // The login page needs one file after this document: the shared code, asked for first (docs/PERFORMANCE.md,
-    // "The slow line"); over HTTP/1.1 it then gets the document's connection, already open. The rest is here:
-    // the script that starts the other downloads, the stylesheet, the page data, the default locale's texts
-    // and the entry module, which runs once the shared code is in.
-    opts.app.preload.map((p) => `<link rel="modulepreload" href="/${p}">`).join('') +
+    // The script that starts the other downloads (another locale's texts, the signed-in part), the stylesheet,
+    // the page data and the default locale's texts; then, last, the entry module, whose import asks for the one
+    // file the login page needs after this document, the shared code. Last (and no <link rel=modulepreload>
+    // earlier), so the browser asks for it once the document is in: over HTTP/1.1 it then takes the document's
+    // connection, free again, where a request made while the document still comes in opens a connection of its
+    // own with its handshakes (docs/PERFORMANCE.md, "The slow line"). Over HTTP/2 it is the same connection.
     `<script>${opts.inline}</script>` +
     `<style>${style}</style>` +
     `<script type="application/json" id="console-data">${jsonForScript(opts.pageData)}</script>` +

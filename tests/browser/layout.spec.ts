@@ -170,13 +170,14 @@ test('when the layout\'s code cannot be fetched, "Network Error" shows and the p
 });
 
 /**
- * The files index.html links to (its preloads): what the login page itself needs after the document; not the
- * favicon, which the browser asks for when it likes. (The entry's code in the document names the layout's chunk
- * too, for the import at sign-in: that one is not the login page's.)
+ * What the login page itself needs after the document: the files the entry module in it imports (`from"/…"`);
+ * not the favicon, which the browser asks for when it likes. (The entry also names the layout's chunk, for the
+ * dynamic import at sign-in: that one is not the login page's.)
  */
 async function loginPageFiles(page: Page): Promise<Set<string>> {
   const html = await (await page.request.get('/login')).text();
-  return new Set([...html.matchAll(/<link rel="modulepreload" href="(\/[\w.-]+\.js)">/g)].map((m) => m[1]));
+  const entry = /<script type="module">([^]*?)<\/script>/.exec(html)?.[1] ?? '';
+  return new Set([...entry.matchAll(/from"(\/[\w.-]+\.js)"/g)].map((m) => m[1]));
 }
 
 test('the login page fetches its own files first; the layout, its screens and texts follow once it has loaded, so sign-in fetches no code', async ({ page }) => {

@@ -11,7 +11,7 @@
 //   trip) before its first byte goes up, and its close goes through the line
 //   after its last byte;
 // - the IP and TCP headers are charged too (40 bytes for each segment of up to
-//   1,460 bytes of payload). ACKs are not modelled, nor TCP's slow start: at
+//   1,460 bytes of payload), and each segment arrives on its own. ACKs are not modelled, nor TCP's slow start: at
 //   256 kbit/s and 300 ms a round trip holds 9.6 KB, less than the 14.6 KB of a
 //   first congestion window, so the line, not the window, sets the pace.
 //
@@ -98,21 +98,29 @@ class Direction {
     private readonly arrived: (bytes: number) => void,
   ) {}
 
-  /** Send `payload` bytes (0 for a bare SYN, SYN-ACK or FIN: one header) and call `deliver` when they arrive. */
-  send(payload: number, deliver: () => void): void {
+  /**
+   * Send `payload` bytes (0 for a bare SYN, SYN-ACK or FIN: one header) segment by segment, each
+   * with its header, and call `deliver(from, to)` as each segment arrives: the far side reads the
+   * start of a long answer before its end has crossed, as on a real line (a browser parses the
+   * document's head while its body is still on the way).
+   */
+  send(payload: number, deliver: (from: number, to: number) => void): void {
     const segments = Math.max(1, Math.ceil(payload / SEGMENT_BYTES));
-    const onLine = payload + segments * HEADER_BYTES;
-    this.bytes += onLine;
-    const t = this.now();
-    const start = Math.max(t, this.freeAt);
-    this.freeAt = start + (Number.isFinite(this.bitsPerSecond) ? (onLine * 8 * 1000) / this.bitsPerSecond : 0);
-    this.queue.push({
-      at: this.freeAt + this.delayMs,
-      deliver: () => {
-        this.arrived(onLine);
-        deliver();
-      },
-    });
+    for (let i = 0; i < segments; i++) {
+      const from = i * SEGMENT_BYTES;
+      const to = Math.min(payload, from + SEGMENT_BYTES);
+      const onLine = to - from + HEADER_BYTES;
+      this.bytes += onLine;
+      const start = Math.max(this.now(), this.freeAt);
+      this.freeAt = start + (Number.isFinite(this.bitsPerSecond) ? (onLine * 8 * 1000) / this.bitsPerSecond : 0);
+      this.queue.push({
+        at: this.freeAt + this.delayMs,
+        deliver: () => {
+          this.arrived(onLine);
+          deliver(from, to);
+        },
+      });
+    }
     this.arm();
   }
 
@@ -166,7 +174,7 @@ export async function startLink(o: LinkOptions): Promise<Link> {
     let clientEnded = false;
     const toServer = (chunk: Buffer) => {
       c.up += chunk.length;
-      up.send(chunk.length, () => server.writable && server.write(chunk));
+      up.send(chunk.length, (from, to) => server.writable && server.write(chunk.subarray(from, to)));
     };
     const endServer = () => up.send(0, () => server.writable && server.end());
     up.send(0, () =>
@@ -180,7 +188,7 @@ export async function startLink(o: LinkOptions): Promise<Link> {
     client.on('end', () => (established ? endServer() : (clientEnded = true)));
     server.on('data', (chunk: Buffer) => {
       c.down += chunk.length;
-      down.send(chunk.length, () => client.writable && client.write(chunk));
+      down.send(chunk.length, (from, to) => client.writable && client.write(chunk.subarray(from, to)));
     });
     server.on('end', () => down.send(0, () => client.writable && client.end()));
     // A reset or an error ends both sides at once.

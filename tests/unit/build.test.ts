@@ -175,7 +175,10 @@ test('each step runs alone, on the output of the one before: catalogues, bundle,
   const html = Buffer.from(site.files.get('index.html')!).toString();
   assert.ok(html.includes(app.inline.entry) && html.includes(app.inline.css) && html.includes('id="console-lang-en"'));
   assert.not.ok(site.files.has(app.catalogs.en), 'no lang-en file: its texts are in the document');
-  assert.equal([...app.critical], app.preload, 'the login path after the document: the shared code alone');
+  // The login path after the document: the shared code alone, which the entry (last in the document) imports.
+  assert.equal([...app.critical], [...app.inline.entry.matchAll(/from"\/([\w.-]+\.js)"/g)].map((m) => m[1]));
+  assert.is(app.critical.size, 1);
+  assert.ok(/<script type="module">[^]*<\/script><\/head><body>/.test(html), 'the entry module ends the head: nothing is asked for before the document is in');
   const gz = await compressor()(site.files);
   assert.equal([...gz.keys()], [...site.files.keys()].sort());
   for (const [n, z] of gz) assert.ok(gunzipSync(z).equals(Buffer.from(site.files.get(n)!)), n);
