@@ -135,10 +135,14 @@ async function stamps(page: Page, key: 'usable' | 'rowsFrame' | 'click'): Promis
 /** What crossed the line between `from` and `to` (epoch ms). */
 function crossed(c: LinkCounts, from: number, to: number) {
   const inside = c.arrivals.filter((a) => a.at >= from && a.at <= to);
-  // A bare header down is the SYN-ACK; the first larger arrival down answers the first flight up.
-  const answer = inside.findIndex((a) => !a.up && a.bytes > HEADER_BYTES);
+  // The visit's first connection: a bare header down is its SYN-ACK; its first larger arrival down
+  // answers its first flight up. (Other connections are not looked at: a context closed before this
+  // visit may still send its TLS close_notify across the line.)
+  const first = c.connections.find((x) => x.openedAt >= from - 1);
+  const mine = inside.filter((a) => a.connection === first?.id);
+  const answer = mine.findIndex((a) => !a.up && a.bytes > HEADER_BYTES);
   return {
-    firstUp: inside.slice(0, answer < 0 ? inside.length : answer).filter((a) => a.up).reduce((n, a) => n + a.bytes, 0),
+    firstUp: mine.slice(0, answer < 0 ? mine.length : answer).filter((a) => a.up).reduce((n, a) => n + a.bytes, 0),
     up: inside.filter((a) => a.up).reduce((n, a) => n + a.bytes, 0),
     down: inside.filter((a) => !a.up).reduce((n, a) => n + a.bytes, 0),
     connections: c.connections.filter((x) => x.openedAt >= from - 1 && x.openedAt <= to).length,

@@ -44,6 +44,8 @@ export interface LinkOptions {
 
 /** One connection through the line, as the browser opened it. */
 export interface LinkConnection {
+  /** Counts from 1 for the life of the line (a reset does not start it again). */
+  id: number;
   /** The port the browser connected to. */
   port: number;
   /** ms since the line was made (or last reset) when the browser connected, and the same as epoch ms. */
@@ -59,6 +61,8 @@ export interface LinkArrival {
   at: number;
   up: boolean;
   bytes: number;
+  /** The connection's id (LinkConnection.id). */
+  connection: number;
 }
 
 export interface LinkCounts {
@@ -95,7 +99,7 @@ class Direction {
     private readonly bitsPerSecond: number,
     private readonly delayMs: number,
     private readonly now: () => number,
-    private readonly arrived: (bytes: number) => void,
+    private readonly arrived: (bytes: number, connection: number) => void,
   ) {}
 
   /**
@@ -104,7 +108,7 @@ class Direction {
    * start of a long answer before its end has crossed, as on a real line (a browser parses the
    * document's head while its body is still on the way).
    */
-  send(payload: number, deliver: (from: number, to: number) => void): void {
+  send(connection: number, payload: number, deliver: (from: number, to: number) => void): void {
     const segments = Math.max(1, Math.ceil(payload / SEGMENT_BYTES));
     for (let i = 0; i < segments; i++) {
       const from = i * SEGMENT_BYTES;
@@ -116,7 +120,7 @@ class Direction {
       this.queue.push({
         at: this.freeAt + this.delayMs,
         deliver: () => {
-          this.arrived(onLine);
+          this.arrived(onLine, connection);
           deliver(from, to);
         },
       });
@@ -154,14 +158,16 @@ export async function startLink(o: LinkOptions): Promise<Link> {
   const now = () => performance.now();
   let arrivals: LinkArrival[] = [];
   const epoch = () => performance.timeOrigin + performance.now();
-  const up = new Direction(o.bitsPerSecond, o.rttMs / 2, now, (bytes) => arrivals.push({ at: epoch(), up: true, bytes }));
-  const down = new Direction(o.bitsPerSecond, o.rttMs / 2, now, (bytes) => arrivals.push({ at: epoch(), up: false, bytes }));
+  const up = new Direction(o.bitsPerSecond, o.rttMs / 2, now, (bytes, connection) => arrivals.push({ at: epoch(), up: true, bytes, connection }));
+  const down = new Direction(o.bitsPerSecond, o.rttMs / 2, now, (bytes, connection) => arrivals.push({ at: epoch(), up: false, bytes, connection }));
+  let lastId = 0;
   let connections: LinkConnection[] = [];
   let base = { up: 0, down: 0 };
   const open = new Set<Socket>();
 
   const relay = (client: Socket, port: number, to: number) => {
-    const c: LinkConnection = { port, opened: Math.round(now() - t0), openedAt: epoch(), up: 0, down: 0 };
+    const c: LinkConnection = { id: ++lastId, port, opened: Math.round(now() - t0), openedAt: epoch(), up: 0, down: 0 };
+    const id = c.id;
     connections.push(c);
     const server = connect({ host: target, port: to });
     open.add(client);
@@ -174,11 +180,11 @@ export async function startLink(o: LinkOptions): Promise<Link> {
     let clientEnded = false;
     const toServer = (chunk: Buffer) => {
       c.up += chunk.length;
-      up.send(chunk.length, (from, to) => server.writable && server.write(chunk.subarray(from, to)));
+      up.send(id, chunk.length, (from, to) => server.writable && server.write(chunk.subarray(from, to)));
     };
-    const endServer = () => up.send(0, () => server.writable && server.end());
-    up.send(0, () =>
-      down.send(0, () => {
+    const endServer = () => up.send(id, 0, () => server.writable && server.end());
+    up.send(id, 0, () =>
+      down.send(id, 0, () => {
         established = true;
         for (const chunk of held.splice(0)) toServer(chunk);
         if (clientEnded) endServer();
@@ -188,9 +194,9 @@ export async function startLink(o: LinkOptions): Promise<Link> {
     client.on('end', () => (established ? endServer() : (clientEnded = true)));
     server.on('data', (chunk: Buffer) => {
       c.down += chunk.length;
-      down.send(chunk.length, (from, to) => client.writable && client.write(chunk.subarray(from, to)));
+      down.send(id, chunk.length, (from, to) => client.writable && client.write(chunk.subarray(from, to)));
     });
-    server.on('end', () => down.send(0, () => client.writable && client.end()));
+    server.on('end', () => down.send(id, 0, () => client.writable && client.end()));
     // A reset or an error ends both sides at once.
     const fail = () => {
       client.destroy();
