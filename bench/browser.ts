@@ -13,7 +13,8 @@ import { loadProfile } from '../hil/simulator/profile.ts';
 import { baseName, round } from './lib.ts';
 import { TEST_ADMIN } from '../tests/admin.ts';
 
-const PROBE = readFileSync(join(import.meta.dirname, 'probe.js'), 'utf8');
+/** The in-page probe, added to every page the bench opens (the slow line's too: line.ts). */
+export const PROBE = readFileSync(join(import.meta.dirname, 'probe.js'), 'utf8');
 
 /** What probe.js keeps in the page (window.__bench). */
 export interface Probe {

@@ -45,7 +45,7 @@ import { loadProfile } from '../hil/simulator/profile.ts';
 import { FRONT_KINDS, isFrontKind, startFront, type FrontKind } from '../tests/embed/servers.ts';
 import { chromiumHome } from '../tests/embed/pki.ts';
 import { TEST_ADMIN } from '../tests/admin.ts';
-import { CHROMIUM } from '../tests/browser/playwright.config.ts';
+import browserTests, { CHROMIUM } from '../tests/browser/playwright.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -154,7 +154,8 @@ async function launch(): Promise<Browser> {
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    // The browser tests' own flags (no sandbox as root, no GPU, no background traffic on a closed network).
+    args: browserTests.use?.launchOptions?.args,
     // Chromium on Linux reads $HOME/.pki/nssdb: this one trusts the tests' CA.
     env: { ...process.env, HOME: chromiumHome() },
     // Lighthouse sets the screen (desktop 1350 x 940, or a phone) itself.

@@ -18,17 +18,14 @@
 // Round trips: HTTP 3 (TCP's handshake, the document, its files in parallel),
 // HTTPS with TLS 1.3 4 (TLS's handshake besides); a redirect adds 2 (a
 // connection to the HTTP port, the 301).
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import config from '../tests/browser/playwright.config.ts';
 import { signIn } from '../tests/browser/fixtures.ts';
 import { FRONT_KINDS, startFront, type Front, type FrontKind } from '../tests/embed/servers.ts';
 import { HEADER_BYTES, startLink, type Link, type LinkCounts } from '../tests/embed/link.ts';
 import { chromiumHome } from '../tests/embed/pki.ts';
+import { PROBE } from './browser.ts';
 import { baseName, median, round, sleep, target, type Settings, type Target } from './lib.ts';
-
-const PROBE = readFileSync(join(import.meta.dirname, 'probe.js'), 'utf8');
 
 export interface Line {
   name: string;
@@ -108,7 +105,7 @@ export interface LineSection {
 }
 
 /** A page with the probe and CDP's record of its requests. */
-async function openPage(ctx: BrowserContext): Promise<{ page: Page; cdp: CDPSession; requests: Map<string, LineRequest> }> {
+async function openPage(ctx: BrowserContext): Promise<{ page: Page; requests: Map<string, LineRequest> }> {
   const page = await ctx.newPage();
   await page.addInitScript({ content: PROBE });
   const cdp = await ctx.newCDPSession(page);
@@ -123,7 +120,7 @@ async function openPage(ctx: BrowserContext): Promise<{ page: Page; cdp: CDPSess
     const r = requests.get(e.requestId);
     if (r) r.cached = true;
   });
-  return { page, cdp, requests };
+  return { page, requests };
 }
 
 /** The page's moment `key` (probe.js) as epoch ms, and the navigation's start. */
@@ -189,21 +186,26 @@ async function visit(p: Place, ctx: BrowserContext, url: string, rounds: number)
   return { page, ms: round(at - first), floorMs: floorOf(p.line, rounds, v), ...v, requests: [...requests.values()] };
 }
 
-async function coldLogin(p: Place, scheme: Scheme): Promise<Visit> {
+/** `fn` in a fresh browser context (nothing cached, no TLS session), closed after. */
+async function inContext<T>(p: Place, fn: (ctx: BrowserContext) => Promise<T>): Promise<T> {
   const ctx = await p.browser.newContext({ viewport: config.use?.viewport ?? { width: 1280, height: 800 } });
   try {
-    const { page, ...v } = await visit(p, ctx, `${address(p, scheme)}/login`, ROUNDS[scheme]);
-    await page.close();
-    return v;
+    return await fn(ctx);
   } finally {
     await ctx.close();
   }
 }
 
+const coldLogin = (p: Place, scheme: Scheme): Promise<Visit> =>
+  inContext(p, async (ctx) => {
+    const { page, ...v } = await visit(p, ctx, `${address(p, scheme)}/login`, ROUNDS[scheme]);
+    await page.close();
+    return v;
+  });
+
 /** A cold visit, everything it fetches settled, its connections closed; then /login again in the same context. */
-async function secondVisit(p: Place, scheme: Scheme): Promise<Visit & { crossed: string[] }> {
-  const ctx = await p.browser.newContext({ viewport: config.use?.viewport ?? { width: 1280, height: 800 } });
-  try {
+const secondVisit = (p: Place, scheme: Scheme): Promise<Visit & { crossed: string[] }> =>
+  inContext(p, async (ctx) => {
     const first = await visit(p, ctx, `${address(p, scheme)}/login`, ROUNDS[scheme]);
     // The prefetch of the signed-in part ends too: a second visit finds it cached.
     await first.page.waitForLoadState('networkidle', { timeout: 120_000 });
@@ -214,15 +216,11 @@ async function secondVisit(p: Place, scheme: Scheme): Promise<Visit & { crossed:
     await page.close();
     const set = (f: string) => f !== 'login' && !f.startsWith('goform');
     return { ...v, crossed: v.requests.filter((r) => set(r.file) && !r.cached && r.status === 200).map((r) => r.file) };
-  } finally {
-    await ctx.close();
-  }
-}
+  });
 
 /** Cold login page, a pause to type the password, Sign in, rows of the user list. */
-async function signInToRows(p: Place, scheme: Scheme, waitMs: number): Promise<Visit> {
-  const ctx = await p.browser.newContext({ viewport: config.use?.viewport ?? { width: 1280, height: 800 } });
-  try {
+const signInToRows = (p: Place, scheme: Scheme, waitMs: number): Promise<Visit> =>
+  inContext(p, async (ctx) => {
     const { page } = await visit(p, ctx, `${address(p, scheme)}/login`, ROUNDS[scheme]);
     await sleep(waitMs);
     p.link.reset();
@@ -233,28 +231,57 @@ async function signInToRows(p: Place, scheme: Scheme, waitMs: number): Promise<V
     const v = crossed(p.link.counts(), click, at);
     // No floor for this one: its bar is a time (issue 31: 1,000 ms).
     return { ms: round(at - click), floorMs: 0, ...v, requests: [] };
-  } finally {
-    await ctx.close();
-  }
-}
+  });
 
-async function redirected(p: Place): Promise<Visit> {
-  const ctx = await p.browser.newContext({ viewport: config.use?.viewport ?? { width: 1280, height: 800 } });
-  try {
+const redirected = (p: Place): Promise<Visit> =>
+  inContext(p, async (ctx) => {
     const { page, ...v } = await visit(p, ctx, `${address(p, 'http')}/login`, ROUNDS.https + REDIRECT_ROUNDS);
     if (!page.url().startsWith('https:')) throw new Error(`Protocol 1 did not redirect to https: ${page.url()}`);
     return v;
+  });
+
+/** One server, line and protocol: each visit `runs` times; over HTTPS also the redirect, and how it compares with `http`'s row. */
+async function measureRow(s: Settings, p: Place, server: FrontKind, scheme: Scheme, http?: LineRow): Promise<LineRow> {
+  const n = s.short ? 1 : 3;
+  const runs = async <T>(what: string, fn: () => Promise<T>) => {
+    const out: T[] = [];
+    for (let i = 0; i < n; i++) {
+      s.log(`${server} ${scheme} at ${p.line.name}: ${what}, run ${i + 1} of ${n}`);
+      out.push(await fn());
+    }
+    return out;
+  };
+  const slow = p.line === LINES[0];
+  const bar = scheme === 'http' ? BARS.http : BARS.https[server];
+  const cold = summary(await runs('cold login', () => coldLogin(p, scheme)), slow ? (m) => target(`<= ${bar} x floor`, m.ratio <= bar) : undefined);
+  const secondAll = await runs('second visit', () => secondVisit(p, scheme));
+  const crossedFiles = [...new Set(secondAll.flatMap((v) => v.crossed))];
+  const second = { ...summary(secondAll, () => target('no file of the set again', crossedFiles.length === 0)), crossed: crossedFiles };
+  const signInAll = await runs('sign-in to rows', () => signInToRows(p, scheme, s.short ? 1000 : 5000));
+  const signIn = summary(signInAll, slow && scheme === 'https' ? (m) => target(`<= ${BARS.signInMs} ms`, m.ms <= BARS.signInMs) : undefined);
+  const protocol = cold.all[0].requests.find((r) => r.file === 'login')?.protocol ?? '';
+  const row: LineRow = { server, scheme, line: p.line.name, protocol, cold, second, signIn };
+  if (scheme === 'http') return row;
+  await p.front.setAccess({ names: [], protocol: 1 });
+  try {
+    row.redirect = summary(await runs('typed without https://, Protocol 1', () => redirected(p)));
   } finally {
-    await ctx.close();
+    await p.front.setAccess({ names: [], protocol: 0 });
   }
+  if (http) {
+    // The extra bytes: the handshakes', less what HTTP/2's header compression saves (never below none).
+    const extra = Math.max(0, cold.up + cold.down - http.cold.up - http.cold.down);
+    const allowedMs = round(p.line.rttMs + (extra * 8 * 1000) / p.line.bits);
+    const ms = round(cold.ms - http.cold.ms);
+    row.overHttp = { ms, allowedMs, ...(slow && { result: target('<= a round trip + the extra bytes', ms <= allowedMs) }) };
+  }
+  return row;
 }
 
 /** The set in `siteDir` behind each server, its /goform/ handed to the simulated terminal at `apiHost` (host:port). */
 export async function measureLine(s: Settings, siteDir: string, apiHost: string): Promise<LineSection> {
   const servers = (s.servers ?? (s.short ? ['lighttpd'] : [...FRONT_KINDS])) as FrontKind[];
   const lines = s.short ? [LINES[0]] : LINES;
-  const n = s.short ? 1 : 3;
-  const waitMs = s.short ? 1000 : 5000;
   const browser = await chromium.launch({ ...config.use?.launchOptions, env: { ...process.env, HOME: chromiumHome() } });
   const rows: LineRow[] = [];
   try {
@@ -266,45 +293,9 @@ export async function measureLine(s: Settings, siteDir: string, apiHost: string)
           const link = await startLink({ bitsPerSecond: line.bits, rttMs: line.rttMs, ports });
           const p: Place = { front, link, line, browser };
           try {
-            const byScheme = new Map<Scheme, LineRow>();
             // The quick setting (the unit test) takes HTTPS alone: what a terminal in service uses.
-            for (const scheme of (s.short ? ['https'] : ['http', 'https']) as Scheme[]) {
-              const runs = async <T>(what: string, fn: () => Promise<T>) => {
-                const out: T[] = [];
-                for (let i = 0; i < n; i++) {
-                  s.log(`${server} ${scheme} at ${line.name}: ${what}, run ${i + 1} of ${n}`);
-                  out.push(await fn());
-                }
-                return out;
-              };
-              const slow = line === LINES[0];
-              const bar = scheme === 'http' ? BARS.http : BARS.https[server];
-              const cold = summary(await runs('cold login', () => coldLogin(p, scheme)), slow ? (m) => target(`<= ${bar} x floor`, m.ratio <= bar) : undefined);
-              const secondAll = await runs('second visit', () => secondVisit(p, scheme));
-              const crossedFiles = [...new Set(secondAll.flatMap((v) => v.crossed))];
-              const second = { ...summary(secondAll, () => target('no file of the set again', crossedFiles.length === 0)), crossed: crossedFiles };
-              const signInAll = await runs('sign-in to rows', () => signInToRows(p, scheme, waitMs));
-              const signInRow = summary(signInAll, slow && scheme === 'https' ? (m) => target(`<= ${BARS.signInMs} ms`, m.ms <= BARS.signInMs) : undefined);
-              const protocol = cold.all[0].requests.find((r) => r.file === 'login')?.protocol ?? '';
-              const row: LineRow = { server, scheme, line: line.name, protocol, cold, second, signIn: signInRow };
-              byScheme.set(scheme, row);
-              rows.push(row);
-              if (scheme === 'https') {
-                await front.setAccess({ names: [], protocol: 1 });
-                try {
-                  row.redirect = summary(await runs('typed without https://, Protocol 1', () => redirected(p)));
-                } finally {
-                  await front.setAccess({ names: [], protocol: 0 });
-                }
-                const http = byScheme.get('http');
-                if (!http) continue;
-                // The extra bytes: the handshakes', less what HTTP/2's header compression saves (never below none).
-                const extra = Math.max(0, cold.up + cold.down - http.cold.up - http.cold.down);
-                const allowedMs = round(line.rttMs + (extra * 8 * 1000) / line.bits);
-                const ms = round(cold.ms - http.cold.ms);
-                row.overHttp = { ms, allowedMs, ...(slow && { result: target('<= a round trip + the extra bytes', ms <= allowedMs) }) };
-              }
-            }
+            const http = s.short ? undefined : await measureRow(s, p, server, 'http');
+            rows.push(...(http ? [http] : []), await measureRow(s, p, server, 'https', http));
           } finally {
             await link.close();
           }

@@ -172,9 +172,7 @@ export async function buildApp(locales: string[], cat: Catalogues, react = false
   const layout = [...without(chunkFor('src/shell/SignedIn.tsx')), layoutCss];
   // The entry, its stylesheet and the default locale's core texts go into index.html (build/site.ts), not the set.
   const text = (f: string) => Buffer.from(files.get(f)!).toString('utf8');
-  const literal = /^export const messages=JSON\.parse\(("(?:[^"\\]|\\.)*")\);\n$/.exec(text(catalogs[INLINE_LOCALE]));
-  if (!literal) throw new Error(`${catalogs[INLINE_LOCALE]}: not a catalogue module`);
-  const inline: Inline = { entry: text(entry).trim(), css: text(css).trim(), texts: JSON.parse(literal[1]) as string };
+  const inline: Inline = { entry: text(entry).trim(), css: text(css).trim(), texts: cat.coreJson[INLINE_LOCALE] };
   for (const f of [entry, css, catalogs[INLINE_LOCALE]]) files.delete(f);
   return { files, inline, layoutCss, catalogHash: cat.hash, catalogs, screenTexts, layout, critical: new Set(always) };
 }

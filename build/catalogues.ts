@@ -23,6 +23,8 @@ export interface Catalogues {
   files: Map<string, Uint8Array>;
   /** Locale -> served name of its core texts. */
   core: Record<string, string>;
+  /** Locale -> its core texts as JSON (what its core file parses): index.html carries one locale's (build/site.ts). */
+  coreJson: Record<string, string>;
   /** Locale -> served name of its screen texts. */
   screens: Record<string, string>;
 }
@@ -113,11 +115,17 @@ export function splitCatalog(locale: string, ids = shortIds()): { core: Record<s
  * console finds any locale's file from its code alone and ships no table of
  * names (adding a language adds nothing to the English login path).
  */
-export function catalogFiles(locales: string[], ids: Map<string, string>): { hash: string; files: Map<string, Uint8Array>; core: Record<string, string>; screens: Record<string, string> } {
+export function catalogFiles(
+  locales: string[],
+  ids: Map<string, string>,
+): { hash: string; files: Map<string, Uint8Array>; core: Record<string, string>; coreJson: Record<string, string>; screens: Record<string, string> } {
   const contents: [string, 'lang' | 'text', string][] = [];
+  const coreJson: Record<string, string> = {};
   for (const l of locales) {
-    const { core, screens } = splitCatalog(l, ids);
-    for (const [kind, m] of [['lang', core], ['text', screens]] as const) contents.push([l, kind, `export const messages=JSON.parse(${JSON.stringify(JSON.stringify(m))});\n`]);
+    const split = splitCatalog(l, ids);
+    coreJson[l] = JSON.stringify(split.core);
+    for (const [kind, json] of [['lang', coreJson[l]], ['text', JSON.stringify(split.screens)]] as const)
+      contents.push([l, kind, `export const messages=JSON.parse(${JSON.stringify(json)});\n`]);
   }
   const hash = createHash('sha256').update(contents.map((c) => c.join('\0')).join('\0')).digest('hex').slice(0, 8).toUpperCase();
   const files = new Map<string, Uint8Array>();
@@ -128,5 +136,5 @@ export function catalogFiles(locales: string[], ids: Map<string, string>): { has
     files.set(file, Buffer.from(text));
     (kind === 'lang' ? core : screens)[l] = file;
   }
-  return { hash, files, core, screens };
+  return { hash, files, core, coreJson, screens };
 }

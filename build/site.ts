@@ -85,9 +85,8 @@ function inlineText(text: string, element: 'script' | 'style', what: string): st
   return text;
 }
 
-function jsonForScript(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, '\\u003c');
-}
+/** JSON text made safe inside <script type="application/json">: no "<" to end the element (JSON reads \u003c back). */
+const scriptJson = (json: string) => json.replace(/</g, '\\u003c');
 
 function indexHtml(opts: {
   title: string;
@@ -119,8 +118,8 @@ function indexHtml(opts: {
     // own with its handshakes (docs/PERFORMANCE.md, "The slow line"). Over HTTP/2 it is the same connection.
     `<script>${opts.inline}</script>` +
     `<style>${style}</style>` +
-    `<script type="application/json" id="console-data">${jsonForScript(opts.pageData)}</script>` +
-    `<script type="application/json" id="console-lang-${INLINE_LOCALE}">${texts.replace(/</g, '\\u003c')}</script>` +
+    `<script type="application/json" id="console-data">${scriptJson(JSON.stringify(opts.pageData))}</script>` +
+    `<script type="application/json" id="console-lang-${INLINE_LOCALE}">${scriptJson(texts)}</script>` +
     `<script type="module">${code}</script>` +
     '</head><body><div id="app"></div><noscript>This console needs JavaScript.</noscript></body></html>\n';
   return { html, csp: cspFor(inline, 'header') };

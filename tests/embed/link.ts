@@ -38,8 +38,6 @@ export interface LinkOptions {
   ports: number[];
   /** Where the server listens (default 127.0.0.1). */
   target?: string;
-  /** Extra ports LINK_HOST:from -> target:to (say 443 -> the server's HTTPS port). */
-  mapped?: Array<{ from: number; to: number }>;
 }
 
 /** One connection through the line, as the browser opened it. */
@@ -48,12 +46,8 @@ export interface LinkConnection {
   id: number;
   /** The port the browser connected to. */
   port: number;
-  /** ms since the line was made (or last reset) when the browser connected, and the same as epoch ms. */
-  opened: number;
+  /** When the browser connected (epoch ms, as the arrivals). */
   openedAt: number;
-  /** Payload bytes up (browser to server) and down, without headers. */
-  up: number;
-  down: number;
 }
 
 /** One arrival at the far side: when (epoch ms, as a page's performance.timeOrigin + now()), which way, bytes on the line. */
@@ -67,11 +61,8 @@ export interface LinkArrival {
 
 export interface LinkCounts {
   connections: LinkConnection[];
-  /** Every arrival, in order. */
+  /** Every arrival, in order: what crossed the line, headers and handshakes included. */
   arrivals: LinkArrival[];
-  /** Everything that crossed the line, headers and handshakes included, each way. */
-  lineUp: number;
-  lineDown: number;
 }
 
 export interface Link {
@@ -92,8 +83,6 @@ class Direction {
   private freeAt = 0;
   private queue: Array<{ at: number; deliver: () => void }> = [];
   private timer: NodeJS.Timeout | undefined;
-  /** Bytes on the line: payload plus headers. */
-  bytes = 0;
 
   constructor(
     private readonly bitsPerSecond: number,
@@ -114,7 +103,6 @@ class Direction {
       const from = i * SEGMENT_BYTES;
       const to = Math.min(payload, from + SEGMENT_BYTES);
       const onLine = to - from + HEADER_BYTES;
-      this.bytes += onLine;
       const start = Math.max(this.now(), this.freeAt);
       this.freeAt = start + (Number.isFinite(this.bitsPerSecond) ? (onLine * 8 * 1000) / this.bitsPerSecond : 0);
       this.queue.push({
@@ -154,7 +142,6 @@ class Direction {
 /** Start the line in front of `target` (127.0.0.1) for each port of `ports`. */
 export async function startLink(o: LinkOptions): Promise<Link> {
   const target = o.target ?? '127.0.0.1';
-  let t0 = performance.now();
   const now = () => performance.now();
   let arrivals: LinkArrival[] = [];
   const epoch = () => performance.timeOrigin + performance.now();
@@ -162,14 +149,12 @@ export async function startLink(o: LinkOptions): Promise<Link> {
   const down = new Direction(o.bitsPerSecond, o.rttMs / 2, now, (bytes, connection) => arrivals.push({ at: epoch(), up: false, bytes, connection }));
   let lastId = 0;
   let connections: LinkConnection[] = [];
-  let base = { up: 0, down: 0 };
   const open = new Set<Socket>();
 
-  const relay = (client: Socket, port: number, to: number) => {
-    const c: LinkConnection = { id: ++lastId, port, opened: Math.round(now() - t0), openedAt: epoch(), up: 0, down: 0 };
-    const id = c.id;
-    connections.push(c);
-    const server = connect({ host: target, port: to });
+  const relay = (client: Socket, port: number) => {
+    const id = ++lastId;
+    connections.push({ id, port, openedAt: epoch() });
+    const server = connect({ host: target, port });
     open.add(client);
     open.add(server);
     client.setNoDelay(true);
@@ -179,7 +164,6 @@ export async function startLink(o: LinkOptions): Promise<Link> {
     const held: Buffer[] = [];
     let clientEnded = false;
     const toServer = (chunk: Buffer) => {
-      c.up += chunk.length;
       up.send(id, chunk.length, (from, to) => server.writable && server.write(chunk.subarray(from, to)));
     };
     const endServer = () => up.send(id, 0, () => server.writable && server.end());
@@ -193,7 +177,6 @@ export async function startLink(o: LinkOptions): Promise<Link> {
     client.on('data', (chunk: Buffer) => (established ? toServer(chunk) : held.push(chunk)));
     client.on('end', () => (established ? endServer() : (clientEnded = true)));
     server.on('data', (chunk: Buffer) => {
-      c.down += chunk.length;
       down.send(id, chunk.length, (from, to) => client.writable && client.write(chunk.subarray(from, to)));
     });
     server.on('end', () => down.send(id, 0, () => client.writable && client.end()));
@@ -209,24 +192,21 @@ export async function startLink(o: LinkOptions): Promise<Link> {
   };
 
   const listeners: Server[] = [];
-  const pairs = [...o.ports.map((p) => ({ from: p, to: p })), ...(o.mapped ?? [])];
-  for (const { from, to } of pairs) {
-    const srv = createServer({ noDelay: true }, (s) => relay(s, from, to));
+  for (const port of o.ports) {
+    const srv = createServer({ noDelay: true }, (s) => relay(s, port));
     await new Promise<void>((res, rej) => {
       srv.once('error', rej);
-      srv.listen(from, LINK_HOST, () => res());
+      srv.listen(port, LINK_HOST, () => res());
     });
     listeners.push(srv);
   }
 
   return {
     host: LINK_HOST,
-    counts: () => ({ connections: connections.map((c) => ({ ...c })), arrivals: [...arrivals], lineUp: up.bytes - base.up, lineDown: down.bytes - base.down }),
+    counts: () => ({ connections: connections.map((c) => ({ ...c })), arrivals: [...arrivals] }),
     reset() {
-      t0 = performance.now();
       connections = [];
       arrivals = [];
-      base = { up: up.bytes, down: down.bytes };
     },
     async dropConnections() {
       for (const s of open) s.destroy();
