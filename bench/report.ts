@@ -34,7 +34,7 @@ const SECTIONS: { [K in keyof Results['sections']]-?: { title: (s?: Done<K>) => 
     body: (s) => {
       const kb = (b: number) => `${(b / 1000).toFixed(1)} KB`;
       const cold = table(
-        ['server', 'protocol', 'line', 'cold login', 'floor', 'time / floor', 'connections', 'up / down', 'target', 'over HTTP (allowed)'],
+        ['server', 'protocol', 'line', 'cold login', 'floor', 'time / floor', 'connections', 'up / down', 'target', 'over HTTP (allowed: a round trip + the handshake)'],
         ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
         s.rows.map((r) => [
           r.server,
@@ -46,7 +46,7 @@ const SECTIONS: { [K in keyof Results['sections']]-?: { title: (s?: Done<K>) => 
           r.cold.connections,
           `${kb(r.cold.up)} / ${kb(r.cold.down)}`,
           verdict(r.cold.result),
-          r.overHttp ? `${n(r.overHttp.ms)} ms (${n(r.overHttp.allowedMs)})${r.overHttp.result ? `: ${r.overHttp.result.pass ? 'pass' : '**missed**'}` : ''}` : '',
+          r.overHttp ? `${n(r.overHttp.ms)} ms (${n(r.overHttp.allowedMs)}; handshake ${n(r.overHttp.handshakeBytes)} B)${r.overHttp.result ? `: ${r.overHttp.result.pass ? 'pass' : '**missed**'}` : ''}` : '',
         ]),
       );
       const rest = table(

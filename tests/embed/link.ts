@@ -27,7 +27,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 export const LINK_HOST = '127.0.0.3';
 /** IPv4 and TCP headers (no options) for each segment; the payload of a full segment on Ethernet. */
 export const HEADER_BYTES = 40;
-const SEGMENT_BYTES = 1460;
+export const SEGMENT_BYTES = 1460;
 
 export interface LinkOptions {
   /** Bits per second in each direction (1 kbit = 1,000 bits); Infinity: no limit. */
@@ -48,6 +48,12 @@ export interface LinkConnection {
   port: number;
   /** When the browser connected (epoch ms, as the arrivals). */
   openedAt: number;
+  /**
+   * Over TLS: the payload bytes of the browser's side of the handshake, its records up to its
+   * Finished (TLS 1.3's first encrypted record from the client; the ClientHello and the
+   * ChangeCipherSpec before it). Absent until it has gone up, and on plain HTTP.
+   */
+  clientHandshake?: number;
 }
 
 /** One arrival at the far side: when (epoch ms, as a page's performance.timeOrigin + now()), which way, bytes on the line. */
@@ -76,6 +82,44 @@ export interface Link {
   /** Resolves once nothing is queued on the line in either direction. */
   idle(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Reads the TLS record headers (type, version, length: 5 bytes) of what a browser sends, across
+ * chunks, and calls `done(bytes)` once the first application-data record (type 23) has gone by:
+ * with TLS 1.3 that record is the client's Finished. Plain HTTP (a first byte other than a
+ * handshake record's 22) is left alone.
+ */
+function clientHandshakeReader(done: (bytes: number) => void): (chunk: Buffer) => void {
+  let seen = 0;
+  let header: number[] = [];
+  let bodyLeft = 0;
+  let finished = false;
+  return (chunk) => {
+    if (finished) return;
+    if (seen === 0 && chunk[0] !== 22) {
+      finished = true;
+      return;
+    }
+    for (let i = 0; i < chunk.length && !finished; ) {
+      if (bodyLeft > 0) {
+        const take = Math.min(bodyLeft, chunk.length - i);
+        bodyLeft -= take;
+        i += take;
+        seen += take;
+      } else {
+        header.push(chunk[i++]);
+        seen++;
+        if (header.length < 5) continue;
+        bodyLeft = (header[3] << 8) | header[4];
+        if (header[0] === 23) {
+          finished = true;
+          done(seen + bodyLeft);
+        }
+        header = [];
+      }
+    }
+  };
 }
 
 /** One direction of the line: chunks go out one after another at the rate, and arrive after the delay. */
@@ -153,7 +197,9 @@ export async function startLink(o: LinkOptions): Promise<Link> {
 
   const relay = (client: Socket, port: number) => {
     const id = ++lastId;
-    connections.push({ id, port, openedAt: epoch() });
+    const connection: LinkConnection = { id, port, openedAt: epoch() };
+    connections.push(connection);
+    const readHandshake = clientHandshakeReader((bytes) => (connection.clientHandshake = bytes));
     const server = connect({ host: target, port });
     open.add(client);
     open.add(server);
@@ -174,7 +220,11 @@ export async function startLink(o: LinkOptions): Promise<Link> {
         if (clientEnded) endServer();
       }),
     );
-    client.on('data', (chunk: Buffer) => (established ? toServer(chunk) : held.push(chunk)));
+    client.on('data', (chunk: Buffer) => {
+      readHandshake(chunk);
+      if (established) toServer(chunk);
+      else held.push(chunk);
+    });
     client.on('end', () => (established ? endServer() : (clientEnded = true)));
     server.on('data', (chunk: Buffer) => {
       down.send(id, chunk.length, (from, to) => client.writable && client.write(chunk.subarray(from, to)));
