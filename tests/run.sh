@@ -79,7 +79,7 @@ count_playwright() {
 status=0
 # uvu <folder> <pattern> / playwright [args]: run, show, count.
 uvu() {
-  node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js "$1" "$2" 2>&1 | tee "$log"
+  node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js "$@" 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
   count_uvu
 }
@@ -115,7 +115,16 @@ hil_time=$(mktemp)
 hil_pid=$!
 
 step "unit tests" "unit tests (uvu + happy-dom)"
-uvu tests/unit '\.test\.tsx?$'
+# The bench's own test mostly waits (YMODEM on a paced line, the slow line, a throttled browser):
+# it runs beside the other unit tests, and its output follows theirs.
+bench_log=$(mktemp)
+node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/unit 'bench\.test\.ts$' >"$bench_log" 2>&1 &
+bench_pid=$!
+uvu tests/unit '\.test\.tsx?$' -i 'bench\.test'
+wait "$bench_pid" || status=1
+cat "$bench_log"
+mv "$bench_log" "$log"
+count_uvu
 
 step "browser tests" "browser tests (Playwright + $CHROMIUM against the simulated terminal)"
 playwright
