@@ -23,6 +23,7 @@
 //   budget.ts      manifest + size-budget.json -> the brand's report
 //   embed.ts       <out>/<brand>/ -> <out>/embed/<brand>/ (--server, --c-table)
 //   report.ts      reports -> the size table, then the locale table (locales.ts)
+import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBudget, localeBytes, report, type BrandReport } from './build/budget.ts';
@@ -62,6 +63,19 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
     printLocales(cat.rows, (l) => localeBytes(reports[0], app, l), budget.perLocale);
   }
   return reports;
+}
+
+/**
+ * A brand's set in dist/<brand>/ for a command or a test that serves or flashes
+ * it: built first when there is none (no manifest.json), or always with
+ * `rebuild`. `log` is told that there was none before the build starts. The
+ * reports of that build; none when the set was there.
+ */
+export async function ensureBuilt(brand: string, o: Pick<BuildOptions, 'quiet' | 'extract'> & { rebuild?: boolean; log?: (line: string) => void } = {}): Promise<BrandReport[]> {
+  const there = existsSync(join(ROOT, 'dist', brand, 'manifest.json'));
+  if (there && !o.rebuild) return [];
+  if (!there) o.log?.(`No build of brand ${brand} yet: building it (npm run build -- --brand ${brand}).`);
+  return build({ brands: [brand], quiet: o.quiet, extract: o.extract });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

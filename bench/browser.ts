@@ -1,17 +1,16 @@
 // The browser side of the bench: Debian's Chromium (never a downloaded one)
-// with the browser tests' launch options, the simulated terminal serving the
+// launched as the browser suites launch it (hil/browser.ts), the simulated terminal serving the
 // Preact build in this process, a fresh context per measurement with the
 // in-page probe (probe.js), network conditions through CDP, and the request
 // timeline from CDP's Network events.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright';
-import config from '../tests/browser/playwright.config.ts';
-import { signIn } from '../tests/browser/fixtures.ts';
-import { startSimulator, type Simulator } from '../hil/simulator/server.ts';
-import { loadProfile } from '../hil/simulator/profile.ts';
+import { CHROMIUM_LAUNCH, VIEWPORT, signIn } from '../hil/browser.ts';
+import { TEST_ADMIN } from '../hil/admin.ts';
+import { startSimulator, type Simulator } from '../simulator/server.ts';
+import { loadModel } from '../simulator/model.ts';
 import { baseName, round } from './lib.ts';
-import { TEST_ADMIN } from '../tests/admin.ts';
 
 /** The in-page probe, added to every page the bench opens (the slow line's too: line.ts). */
 export const PROBE = readFileSync(join(import.meta.dirname, 'probe.js'), 'utf8');
@@ -51,10 +50,10 @@ export interface Lab {
 
 /** Chromium and a simulated terminal (default profile, fresh store) serving `siteDir`, on loopback. */
 export async function openLab(siteDir: string, tmp: string): Promise<Lab> {
-  const sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir, storeFile: join(tmp, 'store.json'), profile: loadProfile('default'), host: '127.0.0.1' });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir, storeFile: join(tmp, 'store.json'), model: loadModel('default'), host: '127.0.0.1' });
   let browser: Browser;
   try {
-    browser = await chromium.launch(config.use?.launchOptions);
+    browser = await chromium.launch(CHROMIUM_LAUNCH);
   } catch (e) {
     await sim.close();
     throw e;
@@ -80,7 +79,7 @@ export interface Session {
 
 /** A fresh context and page with the probe, the cache off and, given a link, its network conditions. */
 export async function freshPage(lab: Lab, link?: Link): Promise<Session> {
-  const ctx = await lab.browser.newContext({ viewport: config.use?.viewport ?? { width: 1280, height: 800 }, baseURL: lab.url });
+  const ctx = await lab.browser.newContext({ viewport: VIEWPORT, baseURL: lab.url });
   const page = await ctx.newPage();
   await page.addInitScript({ content: PROBE });
   const cdp = await ctx.newCDPSession(page);
@@ -93,7 +92,7 @@ export async function freshPage(lab: Lab, link?: Link): Promise<Session> {
   return { ctx, page, cdp, close: () => ctx.close() };
 }
 
-/** Sign in through the login form (as the browser tests do) and wait for the signed-in layout. */
+/** Sign in through the login form (as the browser suites do) and wait for the signed-in layout. */
 export async function signedIn(page: Page): Promise<void> {
   await page.goto('/login');
   await signIn(page);

@@ -1,7 +1,7 @@
 // Section 4: heap growth over many walks through every screen of the
 // console in one page (client-side navigation, no reload).
 import type { CDPSession } from 'playwright';
-import { MENU, allowedBy } from '../src/shell/routes.ts';
+import { MENU, allowedBy } from '../src/routing/routes.ts';
 import { freshPage, signedIn, type Lab } from './browser.ts';
 import { median, round, target, type Settings, type Target } from './lib.ts';
 
@@ -71,7 +71,7 @@ export async function measureHeap(s: Settings, lab: Lab): Promise<HeapSection> {
   const walks = s.short ? 3 : 100;
   const from = s.short ? 1 : 10;
   const every = s.short ? 1 : 10;
-  const { paths, skipped } = walkRoutes(lab.sim.profile.funs);
+  const { paths, skipped } = walkRoutes(lab.sim.model.funs);
   const p = await freshPage(lab);
   try {
     await signedIn(p.page);

@@ -2,9 +2,9 @@
 // shape of a target (what the issue asks for, and whether it was met).
 
 export interface Settings {
-  /** The quick setting (the unit test): one brand, one link, few runs, small counts. */
+  /** The quick setting (the bench's own test, tests/bench): one brand, one link, few runs, small counts. */
   short: boolean;
-  /** The web servers the slow line's section measures (--servers; all three unless said). */
+  /** The web servers the slow line's section measures (--server; all three unless said). */
   servers?: string[];
   /** Scratch folder of this run (builds, stores); removed at the end. */
   tmp: string;

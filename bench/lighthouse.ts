@@ -30,36 +30,48 @@
 // The browser is Debian's Chromium (never a downloaded one) driven by
 // puppeteer-core, the driver Lighthouse's user flows take (Lighthouse's own
 // dependency). It trusts the tests' own CA through the NSS database of the
-// home folder tests/embed/pki.ts makes; certificate errors are never ignored.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// home folder hil/web/pki.ts makes; certificate errors are never ignored.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import lighthouse, { startFlow, type Config, type Flags, type FlowResult, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { build } from '../build.ts';
+import { ensureBuilt } from '../build.ts';
+import { argsOrExit, readArgs } from '../build/args.ts';
 import { defaultBrand } from '../build/project.ts';
-import { parseFlags } from '../hil/flags.ts';
-import { startSimulator } from '../hil/simulator/server.ts';
-import { loadProfile } from '../hil/simulator/profile.ts';
-import { FRONT_KINDS, isFrontKind, startFront, type FrontKind } from '../tests/embed/servers.ts';
-import { chromiumHome } from '../tests/embed/pki.ts';
-import { TEST_ADMIN } from '../tests/admin.ts';
-import browserTests, { CHROMIUM } from '../tests/browser/playwright.config.ts';
+import { startSimulator } from '../simulator/server.ts';
+import { loadModel } from '../simulator/model.ts';
+import { FRONT_KINDS, isFrontKind, startFront, type FrontKind } from '../hil/web/servers.ts';
+import { chromiumHome } from '../hil/web/pki.ts';
+import { TEST_ADMIN } from '../hil/admin.ts';
+import { CHROMIUM, CHROMIUM_LAUNCH } from '../hil/browser.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 const LABEL: Record<(typeof CATEGORIES)[number], string> = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'best pr.' };
 
-const a = parseFlags(process.argv.slice(2));
-const known = ['brand', 'server', 'all', 'mobile', 'out'];
-for (const k of Object.keys(a)) if (!known.includes(k)) throw new Error(`unknown option --${k} (use ${known.map((k) => `--${k}`).join(', ')})`);
-const brand = typeof a.brand === 'string' ? a.brand : defaultBrand();
-const server = typeof a.server === 'string' ? a.server : 'lighttpd';
-if (!isFrontKind(server)) throw new Error(`--server ${server}: use ${FRONT_KINDS.join(', ')}`);
-const kinds: FrontKind[] = a.all === true ? [...FRONT_KINDS] : [server];
-const mobile = a.mobile === true;
-const out = resolve(ROOT, typeof a.out === 'string' ? a.out : 'bench/lighthouse');
+const USAGE = `usage: npm run lighthouse -- [--server ${FRONT_KINDS.join('|')} | --all] [--mobile] [--brand ${defaultBrand()}] [--out bench/lighthouse]
+Lighthouse's scores of the console over HTTPS behind a web server (lighttpd unless said); bench/lighthouse.ts's header says more.`;
+
+const OPTIONS = {
+  brand: { type: 'string' },
+  server: { type: 'string' },
+  all: { type: 'boolean' },
+  mobile: { type: 'boolean' },
+  out: { type: 'string' },
+} as const;
+
+const a = argsOrExit('lighthouse', 2, () => {
+  const { values } = readArgs(process.argv.slice(2), OPTIONS, USAGE);
+  const server = values.server ?? 'lighttpd';
+  if (!isFrontKind(server)) throw new Error(`--server ${server}: use ${FRONT_KINDS.join(', ')}`);
+  return { ...values, server };
+});
+const brand = a.brand ?? defaultBrand();
+const kinds: FrontKind[] = a.all ? [...FRONT_KINDS] : [a.server];
+const mobile = a.mobile ?? false;
+const out = resolve(ROOT, a.out ?? 'bench/lighthouse');
 
 // Desktop by default: the console is an administrator's page opened from a
 // PC on the terminal's network (Lighthouse's desktop profile: 1350 x 940,
@@ -71,7 +83,7 @@ const config: Config = mobile
 const configName = mobile ? 'mobile (lighthouse:default)' : 'desktop (lighthouse/core/config/desktop-config.js)';
 const flags: Flags = { logLevel: 'error' };
 
-// What the browser tests use (tests/browser/fixtures.ts signIn: by label and role),
+// What the browser suites use (hil/browser.ts signIn: by label and role),
 // as puppeteer's ARIA selectors; the rows are bench/probe.js's (a row of data, not "no users").
 const USER_NAME = '::-p-aria([name="User name"][role="textbox"])';
 const PASSWORD = '::-p-aria([name="Password"][role="textbox"])';
@@ -140,12 +152,8 @@ function rowOf(kind: FrontKind, step: string, lhr: Result): Row {
 
 /** The brand's build, made first if there is none (without `lingui extract`: this run only reads locales/). */
 async function siteDir(): Promise<string> {
-  const dir = join(ROOT, 'dist', brand);
-  if (!existsSync(join(dir, 'manifest.json'))) {
-    console.log(`No build of brand ${brand} yet: building it (npm run build -- --brand ${brand}).`);
-    await build({ brands: [brand], extract: false, quiet: true });
-  }
-  return dir;
+  await ensureBuilt(brand, { extract: false, quiet: true, log: console.log });
+  return join(ROOT, 'dist', brand);
 }
 
 let chromiumVersion = '';
@@ -154,8 +162,8 @@ async function launch(): Promise<Browser> {
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
-    // The browser tests' own flags (no sandbox as root, no GPU, no background traffic on a closed network).
-    args: browserTests.use?.launchOptions?.args,
+    // The browser suites' own flags (no sandbox as root, no GPU, no background traffic on a closed network).
+    args: CHROMIUM_LAUNCH.args,
     // Chromium on Linux reads $HOME/.pki/nssdb: this one trusts the tests' CA.
     env: { ...process.env, HOME: chromiumHome() },
     // Lighthouse sets the screen (desktop 1350 x 940, or a phone) itself.
@@ -188,7 +196,7 @@ async function signIn(page: Page, form: Awaited<ReturnType<typeof loginForm>>): 
 /** One server: the simulated terminal, the server in front of it over HTTPS, a browser; the navigation, then the flow. */
 async function runServer(kind: FrontKind, site: string): Promise<Row[]> {
   const tmp = mkdtempSync(join(tmpdir(), 'console-lighthouse-'));
-  const sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir: site, storeFile: join(tmp, 'store.json'), profile: loadProfile('default'), host: '127.0.0.1' });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir: site, storeFile: join(tmp, 'store.json'), model: loadModel('default'), host: '127.0.0.1' });
   const rows: Row[] = [];
   let front: Awaited<ReturnType<typeof startFront>> | undefined;
   let browser: Browser | undefined;

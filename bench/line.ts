@@ -1,6 +1,6 @@
 // Section `line` (issue 31): the console behind the real web servers
 // (lighttpd, nginx, civetweb), over HTTP and HTTPS, through a slow line
-// modelled on the bytes that cross it (tests/embed/link.ts: a relay that
+// modelled on the bytes that cross it (hil/web/line.ts: a relay that
 // serializes and delays each direction, shared by every connection, charging
 // TCP handshakes, TLS handshakes and certificates as a real line does).
 //
@@ -21,11 +21,10 @@
 import { once } from 'node:events';
 import { connect as tlsConnect } from 'node:tls';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
-import config from '../tests/browser/playwright.config.ts';
-import { signIn } from '../tests/browser/fixtures.ts';
-import { FRONT_KINDS, startFront, type Front, type FrontKind } from '../tests/embed/servers.ts';
-import { HEADER_BYTES, LINK_HOST, SEGMENT_BYTES, startLink, type Link, type LinkCounts } from '../tests/embed/link.ts';
-import { chromiumHome } from '../tests/embed/pki.ts';
+import { CHROMIUM_LAUNCH, VIEWPORT, signIn } from '../hil/browser.ts';
+import { FRONT_KINDS, startFront, type Front, type FrontKind } from '../hil/web/servers.ts';
+import { HEADER_BYTES, LINK_HOST, SEGMENT_BYTES, startLink, type Link, type LinkCounts } from '../hil/web/line.ts';
+import { chromiumHome } from '../hil/web/pki.ts';
 import { PROBE } from './browser.ts';
 import { baseName, median, round, sleep, target, type Settings, type Target } from './lib.ts';
 
@@ -226,7 +225,7 @@ async function visit(p: Place, ctx: BrowserContext, url: string, rounds: number)
 
 /** `fn` in a fresh browser context (nothing cached, no TLS session), closed after. */
 async function inContext<T>(p: Place, fn: (ctx: BrowserContext) => Promise<T>): Promise<T> {
-  const ctx = await p.browser.newContext({ viewport: config.use?.viewport ?? { width: 1280, height: 800 } });
+  const ctx = await p.browser.newContext({ viewport: VIEWPORT });
   try {
     return await fn(ctx);
   } finally {
@@ -319,7 +318,7 @@ async function measureRow(s: Settings, p: Place, server: FrontKind, scheme: Sche
 export async function measureLine(s: Settings, siteDir: string, apiHost: string): Promise<LineSection> {
   const servers = (s.servers ?? (s.short ? ['lighttpd'] : [...FRONT_KINDS])) as FrontKind[];
   const lines = s.short ? [LINES[0]] : LINES;
-  const browser = await chromium.launch({ ...config.use?.launchOptions, env: { ...process.env, HOME: chromiumHome() } });
+  const browser = await chromium.launch({ ...CHROMIUM_LAUNCH, env: { ...process.env, HOME: chromiumHome() } });
   const rows: LineRow[] = [];
   try {
     for (const server of servers) {
@@ -331,7 +330,7 @@ export async function measureLine(s: Settings, siteDir: string, apiHost: string)
           const link = await startLink({ bitsPerSecond: line.bits, rttMs: line.rttMs, ports });
           const p: Place = { front, link, line, browser, serverHandshake: handshake };
           try {
-            // The quick setting (the unit test) takes HTTPS alone: what a terminal in service uses.
+            // The quick setting (the bench's test) takes HTTPS alone: what a terminal in service uses.
             const http = s.short ? undefined : await measureRow(s, p, server, 'http');
             rows.push(...(http ? [http] : []), await measureRow(s, p, server, 'https', http));
           } finally {
@@ -346,7 +345,7 @@ export async function measureLine(s: Settings, siteDir: string, apiHost: string)
     await browser.close();
   }
   return {
-    model: 'a relay on 127.0.0.3 in front of each server: each direction serialized at the rate and delayed half the round trip, shared by every connection; TCP handshakes, IP and TCP headers (40 B a segment) charged (tests/embed/link.ts; no tc netem on this kernel)',
+    model: 'a relay on 127.0.0.3 in front of each server: each direction serialized at the rate and delayed half the round trip, shared by every connection; TCP handshakes, IP and TCP headers (40 B a segment) charged (hil/web/line.ts; no tc netem on this kernel)',
     floor: 'round trips x RTT + (bytes down before usable + the first flight up) x 8 / rate; round trips: HTTP 3, HTTPS (TLS 1.3) 4, a redirect 2 more',
     rows,
   };

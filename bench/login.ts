@@ -1,6 +1,6 @@
 // Sections 2 and 3: the cold login page against its floor on slow links,
 // and sign-in to a user list with rows on a 256 kbit/s link.
-import { signIn } from '../tests/browser/fixtures.ts';
+import { signIn } from '../hil/browser.ts';
 import { Requests, freshPage, probed, type Lab, type Link, type TimelineRow } from './browser.ts';
 import { median, round, sleep, spread, target, type Settings, type Target } from './lib.ts';
 

@@ -2,11 +2,11 @@
 // (searchrecord, the record list's call) when it holds 100,000 of them:
 // the first, a middle and the last page, over HTTP after signing in.
 import { join } from 'node:path';
-import { startSimulator } from '../hil/simulator/server.ts';
-import { loadProfile } from '../hil/simulator/profile.ts';
-import { callSimulator } from '../hil/simulator/client.ts';
+import { startSimulator } from '../simulator/server.ts';
+import { loadModel } from '../simulator/model.ts';
+import { callSimulator } from '../simulator/client.ts';
+import { TEST_ADMIN } from '../hil/admin.ts';
 import { round, spread, type Settings } from './lib.ts';
-import { TEST_ADMIN } from '../tests/admin.ts';
 
 const PAGE_SIZE = 100;
 
@@ -31,7 +31,7 @@ export interface RecordsSection {
 export async function measureRecords(s: Settings): Promise<RecordsSection> {
   const records = s.short ? 10_000 : 100_000;
   const calls = s.short ? 5 : 15;
-  const sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(s.tmp, 'records-store.json'), profile: loadProfile('default', { MaxRecord: records, seedRecords: records }) });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: join(s.tmp, 'records-store.json'), model: loadModel('default', { MaxRecord: records, seedRecords: records }) });
   try {
     const login = await callSimulator(sim.url, 'chklogin', TEST_ADMIN);
     const token = login.token as string | undefined;

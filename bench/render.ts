@@ -5,7 +5,7 @@
 // holds the page's rows; performance.measure(t0, t1) is the render (parsing
 // the reply, the console's code, Preact, the DOM), without the network.
 import type { Page } from 'playwright';
-import { CALLS, type CallName } from '../src/api/contract.ts';
+import { CALLS, type CallName } from '../contract/index.ts';
 import { freshPage, signedIn, type Lab } from './browser.ts';
 import { spread, target, type Settings, type Target } from './lib.ts';
 

@@ -148,7 +148,7 @@ const SECTIONS: { [K in keyof Results['sections']]-?: { title: (s?: Done<K>) => 
       ];
       return (
         table(['call', 'answer', 'median', 'min', 'max', 'runs', 'target'], ['l', 'r', 'r', 'r', 'r', 'r', 'l'], rows) +
-        `\n\nOver HTTP on loopback, signed in (the timings the unit tests no longer assert). Seed: from loading the profile and starting the terminal on a fresh store to the first ` +
+        `\n\nOver HTTP on loopback, signed in (the timings the simulator's suites no longer assert). Seed: from loading the profile and starting the terminal on a fresh store to the first ` +
         `userlist that lists every user, once per run. Pages: median of ${s.calls} calls each, after two rounds of warm-up; answer: rows of the page, of the search's Total. ` +
         `Download: from the request to the last byte of the workbook (the first run loads exceljs); answer: its size (${n(s.download.bytes)} bytes).`
       );

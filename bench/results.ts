@@ -1,5 +1,5 @@
 // The shape of results.json: what bench/run.ts measures and bench/report.ts
-// (and the unit test) read. Its own module, so that both import it one way.
+// (and tests/bench/bench.test.ts) read. Its own module, so that both import it one way.
 import type { BytesSection } from './sizes.ts';
 import type { LoginSection, SignInSection } from './login.ts';
 import type { LineSection } from './line.ts';

@@ -2,12 +2,12 @@
 // results.json and results.md (and the Markdown printed at the end).
 //
 //   npm run bench                       the full run (bench/results.*: committed, docs/PERFORMANCE.md shows them)
-//   npm run bench -- --short            the quick setting the unit test uses: one brand, one link,
+//   npm run bench -- --short            the quick setting the bench's test uses: one brand, one link,
 //                                       few walks and repeats, small counts; every section still runs.
 //                                       Written to bench/short/ (ignored by git), not over the full run's
 //   npm run bench -- --out /tmp/b       write the results elsewhere (default: this folder)
 //   npm run bench -- --only bytes,heap  some sections only (names as in results.json)
-//   npm run bench -- --only line --servers nginx   the slow line through some servers only
+//   npm run bench -- --only line --server nginx    the slow line through some servers only
 //
 // A missed target is a measurement, not a failure: the run exits 0 and says
 // which were missed. It exits 1 only when a section could not be measured.
@@ -18,45 +18,45 @@ import { measureBytes, type BytesSection } from './sizes.ts';
 import { openLab, type Lab } from './browser.ts';
 import { measureLogin, measureSignIn } from './login.ts';
 import { measureLine } from './line.ts';
-import { FRONT_KINDS } from '../tests/embed/servers.ts';
+import { FRONT_KINDS } from '../hil/web/servers.ts';
 import { measureHeap } from './heap.ts';
 import { measureRender } from './render.ts';
 import { measureYmodem } from './ymodem.ts';
 import { measureRecords } from './records.ts';
 import { measureSimulator } from './simulator.ts';
 import { markdown } from './report.ts';
+import { argsOrExit, readArgs } from '../build/args.ts';
 import type { Settings, Target } from './lib.ts';
 import type { Results } from './results.ts';
 
 type Key = keyof Results['sections'];
 const KEYS: Key[] = ['bytes', 'line', 'coldLogin', 'signIn', 'heap', 'render', 'ymodem', 'records', 'simulator'];
 
+const USAGE = `usage: npm run bench -- [--short] [--out DIR] [--only ${KEYS.join(',')}] [--server ${FRONT_KINDS.join(',')}]
+Every measurement in one run, into results.json and results.md; bench/run.ts's header says more.`;
+
+const OPTIONS = {
+  short: { type: 'boolean' },
+  out: { type: 'string' },
+  only: { type: 'string' },
+  server: { type: 'string' },
+} as const;
+
 function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key>; servers?: string[] } {
-  let short = false;
-  let servers: string[] | undefined;
-  let out: string | undefined;
+  const { values } = readArgs(argv, OPTIONS, USAGE);
+  const short = values.short ?? false;
   let only = new Set(KEYS);
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--short') short = true;
-    else if (a === '--out') out = resolve(value());
-    else if (a === '--only') {
-      const names = value().split(',');
-      const bad = names.filter((n) => !KEYS.includes(n as Key));
-      if (bad.length) throw new Error(`unknown section ${bad.join(', ')} (have ${KEYS.join(', ')})`);
-      only = new Set(names as Key[]);
-    } else if (a === '--servers') {
-      servers = value().split(',');
-      const bad = servers.filter((n) => !(FRONT_KINDS as readonly string[]).includes(n));
-      if (bad.length) throw new Error(`unknown server ${bad.join(', ')} (have ${FRONT_KINDS.join(', ')})`);
-    } else throw new Error(`unknown option ${a} (use --short, --out <dir>, --only <sections>, --servers <names>)`);
+  if (values.only !== undefined) {
+    const names = values.only.split(',');
+    const bad = names.filter((n) => !KEYS.includes(n as Key));
+    if (bad.length) throw new Error(`unknown section ${bad.join(', ')} (have ${KEYS.join(', ')})`);
+    only = new Set(names as Key[]);
   }
-  return { short, out: out ?? join(import.meta.dirname, short ? 'short' : ''), only, servers };
+  const servers = values.server?.split(',');
+  const bad = (servers ?? []).filter((n) => !(FRONT_KINDS as readonly string[]).includes(n));
+  if (bad.length) throw new Error(`unknown server ${bad.join(', ')} (have ${FRONT_KINDS.join(', ')})`);
+  const out = values.out !== undefined ? resolve(values.out) : join(import.meta.dirname, short ? 'short' : '');
+  return { short, out, only, servers };
 }
 
 /** Every Target in a section, with where it is, e.g. "coldLogin 256 kbit/s, 300 ms" or "simulator last page". */
@@ -79,7 +79,7 @@ function targets(key: Key, section: unknown): { where: string; t: Target }[] {
 }
 
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = argsOrExit('bench', 1, () => parseArgs(process.argv.slice(2)));
   const t0 = performance.now();
   const tmp = mkdtempSync(join(tmpdir(), 'console-bench-'));
   const log = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);

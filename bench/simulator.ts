@@ -1,21 +1,21 @@
-// Section 8: the simulated terminal at scale, the timings the unit tests no
-// longer assert (a test must not depend on how fast this machine is today):
-// seeding 10,000 users up to the first signed-in userlist that lists them;
-// userlist pages over them, with and without a search (users-sim.test.ts's
-// four queries); searchrecord late pages over 100,000 records (records-sim's
-// four); and DownloadRecordForm of every record, the whole workbook read.
+// Section 8: the simulated terminal at scale, the timings the simulator's
+// suites (tests/simulator) no longer assert (a test must not depend on how
+// fast this machine is today): seeding 10,000 users up to the first signed-in
+// userlist that lists them; userlist pages over them, with and without a
+// search (users.test.ts's four queries); searchrecord late pages over 100,000
+// records (records.test.ts's four); and DownloadRecordForm of every record, the whole workbook read.
 // Over HTTP on loopback, signed in. The short setting scales the counts (and
 // the pages, so that they are still the late pages that exist) by ten.
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { startSimulator, type Simulator } from '../hil/simulator/server.ts';
-import { loadProfile, type ProfileOverrides } from '../hil/simulator/profile.ts';
-import { callSimulator } from '../hil/simulator/client.ts';
-import { CALLS, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM, type CallName } from '../src/api/contract.ts';
+import { startSimulator, type Simulator } from '../simulator/server.ts';
+import { loadModel, type ModelOverrides } from '../simulator/model.ts';
+import { callSimulator } from '../simulator/client.ts';
+import { CALLS, GOFORM_PREFIX, HEADERS, TIMESTAMP_PARAM, type CallName } from '../contract/index.ts';
+import { TEST_ADMIN } from '../hil/admin.ts';
 import { spread, target, type Settings, type Target } from './lib.ts';
-import { TEST_ADMIN } from '../tests/admin.ts';
 
-/** The unit tests' bars, ms (for 10,000 users and 100,000 records; the short setting keeps them). */
+/** The bars the simulator's suites had, ms (for 10,000 users and 100,000 records; the short setting keeps them). */
 const SEED_TARGET_MS = 2000;
 const USER_PAGE_TARGET_MS = 100;
 const RECORD_PAGE_TARGET_MS = 200;
@@ -48,7 +48,7 @@ export interface SimulatorSection {
   records: number;
   /** Timed calls of each page query (after two rounds of warm-up). */
   calls: number;
-  /** From loadProfile and startSimulator (a fresh store) to a signed-in userlist whose Total is every user; one per run. */
+  /** From loadModel and startSimulator (a fresh store) to a signed-in userlist whose Total is every user; one per run. */
   seed: Timing & { what: string; users: number; runs: number; result: Target };
   userPages: SimQuery[];
   recordPages: SimQuery[];
@@ -60,8 +60,8 @@ export interface SimulatorSection {
 const scaled = (page: number, count: number, full: number) => Math.max(1, Math.round((page * count) / full));
 const words = (p: Params) => Object.entries(p).map(([k, v]) => `${k} ${typeof v === 'string' ? `'${v}'` : v}`).join(', ');
 
-async function signedIn(file: string, overrides: ProfileOverrides): Promise<{ sim: Simulator; token: string }> {
-  const sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: file, profile: loadProfile('default', overrides) });
+async function signedIn(file: string, overrides: ModelOverrides): Promise<{ sim: Simulator; token: string }> {
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, storeFile: file, model: loadModel('default', overrides) });
   const token = (await callSimulator(sim.url, 'chklogin', TEST_ADMIN)).token as string | undefined;
   if (!token) {
     await sim.close();
@@ -136,7 +136,7 @@ export async function measureSimulator(s: Settings): Promise<SimulatorSection> {
       if (r.retvalue !== 0 || r.Total !== users || (r.List as unknown[] | undefined)?.length !== Math.min(100, users))
         throw new Error(`userlist after seeding ${users} users: ${JSON.stringify(r).slice(0, 200)}`);
     }
-    // 2. userlist: users-sim.test.ts's four queries (the deep page scaled to the count).
+    // 2. userlist: users.test.ts's four queries (the deep page scaled to the count).
     s.log(`simulator: userlist pages over ${users} users`);
     const userQueries: Params[] = [
       { Page: scaled(50, users, 10_000), PageSize: 100 },
@@ -151,7 +151,7 @@ export async function measureSimulator(s: Settings): Promise<SimulatorSection> {
   const seedSpread = spread(seedTimes, 1);
   const seed = { what: `seed ${users.toLocaleString('en')} users`, users, runs: seedRuns, ...seedSpread, result: target(`< ${SEED_TARGET_MS} ms`, seedSpread.median < SEED_TARGET_MS) };
 
-  // 3. searchrecord: records-sim.test.ts's four late pages, scaled to the count.
+  // 3. searchrecord: records.test.ts's four late pages, scaled to the count.
   const r = await signedIn(join(s.tmp, 'simulator-records.json'), { MaxRecord: records, seedRecords: records });
   try {
     s.log(`simulator: searchrecord late pages over ${records} records`);

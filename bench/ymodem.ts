@@ -1,7 +1,7 @@
 // Section 6: YMODEM throughput over the fault shim paced like a 115200 baud
-// line, with the real lrzsz rb and with our own receiver: the HIL tests'
-// machinery (tests/hil/ymodem-harness.ts), one run each.
-import { BAUD, THROUGHPUT_PAYLOAD, guarded, lineRate, rateToOurs, rateToRb, type Rate } from '../tests/hil/ymodem-harness.ts';
+// line, with the real lrzsz rb and with our own receiver: the harness's paced
+// line (hil/paced-line.ts), which the HIL tests measure with too, one run each.
+import { BAUD, THROUGHPUT_PAYLOAD, guarded, lineRate, rateToOurs, rateToRb, type Rate } from '../hil/paced-line.ts';
 import { round, target, type Settings, type Target } from './lib.ts';
 
 /** The HIL tests' bar (tests/hil/ymodem.test.ts), on the span each of them judges. */

@@ -1,12 +1,12 @@
 // Build step 2, the bundle. In: src/ and the catalogues (build/catalogues.ts).
 // Out: the console's JavaScript and CSS, one esbuild pass for every brand,
-// message ids shortened and the contract cut to the calls the source makes
-// (build/calls.ts); the catalogue files join it, and the lists of which
-// files the login page and the layout need.
+// message ids shortened; the catalogue files join it, and the lists of which
+// files the login page and the layout need. The contract the console ships
+// is src/api/shipped.ts, checked current first (build/calls.ts).
 import { build as esbuild, type Metafile, type Plugin } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { contractPlugin } from './calls.ts';
+import { checkShipped } from './calls.ts';
 import type { Catalogues } from './catalogues.ts';
 import { ROOT } from './project.ts';
 
@@ -89,6 +89,8 @@ export interface AppBuild {
 
 /** The step: one esbuild pass for all brands. */
 export async function buildApp(locales: string[], cat: Catalogues, react = false): Promise<AppBuild> {
+  // A table older than the source would ship wrong routes or rules: stop, naming the command that writes it.
+  checkShipped();
   const ids = cat.ids;
   const result = await esbuild({
     absWorkingDir: ROOT,
@@ -125,7 +127,7 @@ export async function buildApp(locales: string[], cat: Catalogues, react = false
       'use-sync-external-store/shim/index.js': './src/shim/use-sync-external-store.ts',
       'use-sync-external-store/shim': './src/shim/use-sync-external-store.ts',
       // Lingui's runtime as far as the console uses it (compiled catalogues, Intl): about 1,670 B less on the login
-      // path. The React 19 build keeps Lingui's own, so the same source is proven on it (tests/unit/lingui-shim.test.ts
+      // path. The React 19 build keeps Lingui's own, so the same source is proven on it (tests/console/lingui-shim.test.ts
       // compares every message of every locale).
       ...(react ? {} : { '@lingui/core': './src/shim/lingui-core.ts' }),
     },
@@ -133,8 +135,7 @@ export async function buildApp(locales: string[], cat: Catalogues, react = false
       'process.env.NODE_ENV': '"production"',
       __LOCALES__: JSON.stringify(locales.join(',')),
     },
-    // contractPlugin first: it answers for contract.ts and rules.ts (no message ids there).
-    plugins: [catalogsPlugin(cat.hash), contractPlugin(), sourcePlugin(ids, !react)],
+    plugins: [catalogsPlugin(cat.hash), sourcePlugin(ids, !react)],
   });
   const files = new Map<string, Uint8Array>();
   for (const f of result.outputFiles) files.set(basename(f.path), f.contents);

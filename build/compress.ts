@@ -10,7 +10,7 @@ export type Compress = (files: Map<string, Uint8Array>) => Promise<Map<string, B
 export function compressor(): Compress {
   // Compress each distinct content once per build: the brands share all but their index.html, logo and
   // favicon (the bundle and the catalogues are the same bytes), and zopfli is most of a build's time.
-  // Per build, not per process: two builds still compress on their own (tests/unit/build.test.ts compares them).
+  // Per build, not per process: two builds still compress on their own (tests/build/build.test.ts compares them).
   const compressed = new Map<string, Promise<Uint8Array>>();
   const zopfli = (data: Uint8Array): Promise<Uint8Array> => {
     const key = createHash('sha256').update(data).digest('hex');

@@ -1,6 +1,7 @@
 // The build's options: what `npm run build -- ...` takes (build.ts lists the
 // flags), and what the scripts and tests that call build() pass.
-import { SERVERS, type ServerKind } from './servers.ts';
+import { readArgs } from './args.ts';
+import { SERVER_DEFAULTS, SERVERS, type ServerKind } from './servers.ts';
 
 export interface BuildOptions {
   brands?: string[];
@@ -29,32 +30,50 @@ export interface BuildOptions {
   cTable?: boolean;
 }
 
+const USAGE = `usage: npm run build -- [--brand B,...] [--locales L,...] [--out dist] [--budget size-budget.json] [--no-extract] [--quiet] [--react]
+       [--server ${SERVERS.join(',')} [--root ${SERVER_DEFAULTS.root}] [--listen ${SERVER_DEFAULTS.listen}] [--https ${SERVER_DEFAULTS.https}] [--api ${SERVER_DEFAULTS.api}] [--etc ${SERVER_DEFAULTS.etc}]] [--c-table]
+Every brand and every locale (English always) into dist/<brand>/, with the size table; build.ts's header says more.`;
+
+const OPTIONS = {
+  brand: { type: 'string' },
+  locales: { type: 'string' },
+  out: { type: 'string' },
+  budget: { type: 'string' },
+  'no-extract': { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  react: { type: 'boolean' },
+  server: { type: 'string' },
+  root: { type: 'string' },
+  listen: { type: 'string' },
+  https: { type: 'string' },
+  api: { type: 'string' },
+  etc: { type: 'string' },
+  'c-table': { type: 'boolean' },
+} as const;
+
 /** `npm run build -- <flags>`: the flags build.ts's header lists. */
 export function parseArgs(argv: string[]): BuildOptions {
+  const { values: v } = readArgs(argv, OPTIONS, USAGE);
+  const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
   const o: BuildOptions = {};
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inlineValue] = argv[i].split('=', 2);
-    const value = () => inlineValue ?? argv[++i];
-    const list = () => value().split(',').map((s) => s.trim()).filter(Boolean);
-    if (flag === '--brand' || flag === '--brands') o.brands = list();
-    else if (flag === '--locales' || flag === '--locale') o.locales = list();
-    else if (flag === '--out') o.out = value();
-    else if (flag === '--budget') o.budget = value();
-    else if (flag === '--no-extract') o.extract = false;
-    else if (flag === '--quiet') o.quiet = true;
-    else if (flag === '--react') o.react = true;
-    else if (flag === '--server' || flag === '--servers') {
-      const kinds = list();
-      const bad = kinds.filter((k) => !(SERVERS as readonly string[]).includes(k));
-      if (bad.length || !kinds.length) throw new Error(`--server ${bad.join(',')}: use ${SERVERS.join(', ')} (comma-separated for several)`);
-      o.servers = kinds as ServerKind[];
-    } else if (flag === '--root') o.serverRoot = value();
-    else if (flag === '--listen') o.listen = value();
-    else if (flag === '--https') o.https = value();
-    else if (flag === '--api') o.api = value();
-    else if (flag === '--etc') o.etc = value();
-    else if (flag === '--c-table') o.cTable = true;
-    else throw new Error(`unknown option ${argv[i]} (use --brand, --locales, --out, --budget, --no-extract, --quiet, --react, --server, --root, --listen, --https, --api, --etc, --c-table)`);
+  if (v.brand !== undefined) o.brands = list(v.brand);
+  if (v.locales !== undefined) o.locales = list(v.locales);
+  if (v.out !== undefined) o.out = v.out;
+  if (v.budget !== undefined) o.budget = v.budget;
+  if (v['no-extract']) o.extract = false;
+  if (v.quiet) o.quiet = true;
+  if (v.react) o.react = true;
+  if (v.server !== undefined) {
+    const kinds = list(v.server);
+    const bad = kinds.filter((k) => !(SERVERS as readonly string[]).includes(k));
+    if (bad.length || !kinds.length) throw new Error(`--server ${bad.join(',')}: use ${SERVERS.join(', ')} (comma-separated for several)`);
+    o.servers = kinds as ServerKind[];
   }
+  if (v.root !== undefined) o.serverRoot = v.root;
+  if (v.listen !== undefined) o.listen = v.listen;
+  if (v.https !== undefined) o.https = v.https;
+  if (v.api !== undefined) o.api = v.api;
+  if (v.etc !== undefined) o.etc = v.etc;
+  if (v['c-table']) o.cTable = true;
   return o;
 }

@@ -9,10 +9,10 @@
 // Over HTTP and HTTPS (TLS 1.2 and up, the device's certificate), only for a
 // Host the terminal answers (421 otherwise), /goform/ only from the page's
 // own Origin (403 otherwise), by the access file the firmware writes from
-// RestParam (build/access.ts). tests/embed proves both on Debian's packages.
+// RestParam (build/access.ts). tests/servers proves both on Debian's packages.
 import { API_PREFIX, CACHE_IMMUTABLE, CACHE_REVALIDATE, CONTENT_TYPES, HASHED_STEM, HOST_REFUSED, INDEX, IP_LITERALS, ORIGIN_REFUSED, securityHeaders } from './serving.ts';
 import { ACCESS_FILES, ACCESS_LUA, ETC_DEFAULT, HSTS, KEEP_ALIVE_SECONDS, REFUSAL_HEADERS, TLS12_CIPHERS, TLS_FILES, TLS_MIN, TLS_SESSION_SECONDS, accessFile, accessLua } from './access.ts';
-import { FIRMWARE_MAX_BYTES } from '../src/api/maintenance.ts';
+import { FIRMWARE_MAX_BYTES } from '../contract/maintenance.ts';
 
 export const SERVERS = ['lighttpd', 'nginx'] as const;
 export type ServerKind = (typeof SERVERS)[number];

@@ -4,6 +4,7 @@
 // configurations (build/servers.ts) and the C file table (build/c-table.ts)
 // carry them to a terminal's own server.
 import { createHash } from 'node:crypto';
+import { IPV4 } from '../contract/ipv4.ts';
 
 /** Content type by file extension (what the console ships, and what a brand may add). */
 export const CONTENT_TYPES: ReadonlyMap<string, string> = new Map([
@@ -109,14 +110,13 @@ export const HOST_REFUSED = { status: 421, body: 'This terminal does not answer 
 /** What a /goform/ call whose Origin is not the page it was sent to gets: HTTP 403 and this text. */
 export const ORIGIN_REFUSED = { status: 403, body: 'Refused: the call came from another site (Origin does not match Host).\n' };
 /** How many names the administrator may add (RestParam.HostNames), and how long each may be: the contract's. */
-export { HOST_NAMES_MAX, HOST_NAME_MAX_LENGTH } from '../src/api/settings/network.ts';
+export { HOST_NAMES_MAX, HOST_NAME_MAX_LENGTH } from '../contract/settings/network.ts';
 /** A name the administrator may add (the contract's rule for one name of RestParam.HostNames). */
-export { HOST_NAME_PATTERN } from '../src/api/settings/network.ts';
+export { HOST_NAME_PATTERN } from '../contract/settings/network.ts';
 
-const V4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const V6 = /^\[[0-9A-Fa-f:.]+(%25[0-9A-Za-z._~-]+)?\]$/;
 /** The IP literals hostAllowed takes, as regular expression sources: the nginx configuration names them (build/servers.ts). */
-export const IP_LITERALS = { v4: V4.source, v6: V6.source } as const;
+export const IP_LITERALS = { v4: IPV4.source, v6: V6.source } as const;
 
 /** A Host header's name, without its port: "192.168.1.5", "[fe80::1]", "terminal.example". Null when it is not a Host at all. */
 export function hostName(host: string | undefined): string | null {
@@ -136,7 +136,7 @@ export function hostName(host: string | undefined): string | null {
 export function hostAllowed(host: string | undefined, names: readonly string[]): boolean {
   const name = hostName(host)?.replace(/\.$/, '');
   if (!name) return false;
-  if (V4.test(name) || V6.test(name) || name === 'localhost') return true;
+  if (IPV4.test(name) || V6.test(name) || name === 'localhost') return true;
   return names.some((n) => n.toLowerCase().replace(/\.$/, '') === name);
 }
 

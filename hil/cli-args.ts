@@ -1,6 +1,8 @@
 // Arguments, inventory files and shards for `npm run hil` (see hil/cli.ts).
 import { readFileSync } from 'node:fs';
+import { readArgs } from '../build/args.ts';
 import { defaultBrand } from '../build/project.ts';
+import { isProtocol, type Protocol } from '../serial/transfer.ts';
 import type { TerminalTarget } from './result.ts';
 
 export interface Args {
@@ -8,15 +10,17 @@ export interface Args {
   baud: number;
   url?: string;
   brand: string;
-  profile: string;
+  /** The serial console profile (hil/console-profiles/, or a JSON file): default, or board with --board. */
+  consoleProfile: string;
   name?: string;
   simulate: boolean;
   simulateTcp: boolean;
-  /** A virtual board of its own (hil/board): QEMU with Debian's kernel, flashed over its ttyS0. */
+  /** A virtual board of its own (board): QEMU with Debian's kernel, flashed over its ttyS0. */
   board: boolean;
   /** With --board: its /data made again from the build first (the factory state). */
   fresh: boolean;
-  deviceProfile?: string;
+  /** With --simulate or --board: the simulated terminal's device model (simulator/models/). */
+  model?: string;
   inventory?: string;
   shard?: [number, number];
   report: string;
@@ -26,58 +30,67 @@ export interface Args {
   rollback: boolean;
   /** The inventory's terminals share the browser suites: terminal k of N runs Playwright's shard k/N. */
   splitSuites: boolean;
-  protocol?: 'zmodem' | 'ymodem';
+  protocol?: Protocol;
 }
 
 export const USAGE = `usage: npm run hil -- (--serial PATH|tcp://HOST:PORT --url http://TERMINAL | --simulate | --board [--fresh] | --inventory FILE)
-       [--baud 115200] [--brand ${defaultBrand()}] [--profile default] [--name NAME] [--shard I/N]
-       [--report hil-report] [--rebuild] [--no-suites] [--grep PATTERN] [--device-profile default] [--simulate-tcp]
+       [--baud 115200] [--brand ${defaultBrand()}] [--console-profile default] [--name NAME] [--shard I/N]
+       [--report hil-report] [--rebuild] [--no-suites] [--grep PATTERN] [--model default] [--simulate-tcp]
        [--protocol zmodem|ymodem] [--rollback] [--split-suites]`;
 
+const OPTIONS = {
+  serial: { type: 'string' },
+  baud: { type: 'string' },
+  url: { type: 'string' },
+  brand: { type: 'string' },
+  'console-profile': { type: 'string' },
+  name: { type: 'string' },
+  simulate: { type: 'boolean' },
+  'simulate-tcp': { type: 'boolean' },
+  board: { type: 'boolean' },
+  fresh: { type: 'boolean' },
+  model: { type: 'string' },
+  inventory: { type: 'string' },
+  shard: { type: 'string' },
+  report: { type: 'string' },
+  rebuild: { type: 'boolean' },
+  'no-suites': { type: 'boolean' },
+  grep: { type: 'string' },
+  rollback: { type: 'boolean' },
+  'split-suites': { type: 'boolean' },
+  protocol: { type: 'string' },
+} as const;
+
 export function parseArgs(argv: string[]): Args {
-  const a: Args = { baud: 115200, brand: defaultBrand(), profile: 'default', simulate: false, simulateTcp: false, board: false, fresh: false, report: 'hil-report', rebuild: false, suites: true, rollback: false, splitSuites: false };
-  let profileGiven = false;
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
-      return v;
-    };
-    switch (flag) {
-      case '--serial': a.serial = value(); break;
-      case '--baud': a.baud = Number(value()); break;
-      case '--url': a.url = value(); break;
-      case '--brand': a.brand = value(); break;
-      case '--profile': a.profile = value(); profileGiven = true; break;
-      case '--name': a.name = value(); break;
-      case '--simulate': a.simulate = true; break;
-      case '--simulate-tcp': a.simulateTcp = true; break;
-      case '--board': a.board = true; break;
-      case '--fresh': a.fresh = true; break;
-      case '--device-profile': a.deviceProfile = value(); break;
-      case '--inventory': a.inventory = value(); break;
-      case '--report': a.report = value(); break;
-      case '--rebuild': a.rebuild = true; break;
-      case '--no-suites': a.suites = false; break;
-      case '--grep': a.grep = value(); break;
-      case '--rollback': a.rollback = true; break;
-      case '--split-suites': a.splitSuites = true; break;
-      case '--protocol': {
-        const p = value();
-        if (p !== 'zmodem' && p !== 'ymodem') throw new Error('--protocol takes zmodem or ymodem (without it: ZMODEM when the terminal has rz)');
-        a.protocol = p;
-        break;
-      }
-      case '--shard': {
-        const m = /^(\d+)\/(\d+)$/.exec(value());
-        if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new Error(`--shard takes I/N with 1 <= I <= N, e.g. 2/3`);
-        a.shard = [Number(m[1]), Number(m[2])];
-        break;
-      }
-      case '--help': throw new Error(USAGE);
-      default: throw new Error(`unknown option ${argv[i]}\n${USAGE}`);
-    }
+  const { values: v } = readArgs(argv, OPTIONS, USAGE);
+  const a: Args = {
+    serial: v.serial,
+    baud: v.baud !== undefined ? Number(v.baud) : 115200,
+    url: v.url,
+    brand: v.brand ?? defaultBrand(),
+    consoleProfile: v['console-profile'] ?? 'default',
+    name: v.name,
+    simulate: v.simulate ?? false,
+    simulateTcp: v['simulate-tcp'] ?? false,
+    board: v.board ?? false,
+    fresh: v.fresh ?? false,
+    model: v.model,
+    inventory: v.inventory,
+    report: v.report ?? 'hil-report',
+    rebuild: v.rebuild ?? false,
+    suites: !v['no-suites'],
+    grep: v.grep,
+    rollback: v.rollback ?? false,
+    splitSuites: v['split-suites'] ?? false,
+  };
+  if (v.protocol !== undefined) {
+    if (!isProtocol(v.protocol)) throw new Error('--protocol takes zmodem or ymodem (without it: ZMODEM when the terminal has rz)');
+    a.protocol = v.protocol;
+  }
+  if (v.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(v.shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new Error(`--shard takes I/N with 1 <= I <= N, e.g. 2/3`);
+    a.shard = [Number(m[1]), Number(m[2])];
   }
   if (!Number.isInteger(a.baud) || a.baud <= 0) throw new Error('--baud takes a positive whole number');
   // --simulate-tcp alone means --simulate; with an inventory it applies to its simulated entries.
@@ -85,15 +98,15 @@ export function parseArgs(argv: string[]): Args {
   const modes = [!!a.inventory, a.simulate, !!a.serial, a.board].filter(Boolean).length;
   if (modes !== 1) throw new Error(`give exactly one of --serial, --simulate, --board, --inventory\n${USAGE}`);
   if (a.fresh && !a.board && !a.inventory) throw new Error(`--fresh goes with --board (the board's /data in the factory state)\n${USAGE}`);
-  // The board's shell and layout are those of hil/profiles/board.json.
-  if (a.board && !profileGiven) a.profile = 'board';
+  // The board's shell and layout are those of hil/console-profiles/board.json.
+  if (a.board && v['console-profile'] === undefined) a.consoleProfile = 'board';
   if (a.serial && !a.url) throw new Error(`--serial needs --url (the terminal's web address)\n${USAGE}`);
   return a;
 }
 
 export interface InventoryEntry extends Partial<TerminalTarget> {
   simulate?: boolean;
-  /** A virtual board (hil/board) started for this entry, with the board profile unless it names one. */
+  /** A virtual board (board) started for this entry, with the board profile unless it names one. */
   board?: boolean;
   deviceProfile?: string;
 }

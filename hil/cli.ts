@@ -22,9 +22,9 @@ import { rollbackTerminal, runTerminal } from './harness.ts';
 import type { TerminalResult, TerminalTarget } from './result.ts';
 import { parseArgs, readInventory, shardOf, type InventoryEntry } from './cli-args.ts';
 import { startSimulatedTerminal } from './simulate.ts';
-import { SIMULATED_PASSWORD } from './simulator/activation.ts';
-import { startBoardTerminal } from './board/start.ts';
-import { CACHE } from './board/packages.ts';
+import { SIMULATED_PASSWORD } from '../simulator/activation.ts';
+import { startBoardTerminal } from '../board/start.ts';
+import { CACHE } from '../board/packages.ts';
 
 const SIGNAL_STATUS: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
@@ -40,7 +40,7 @@ async function main(): Promise<number> {
   }
   const all: InventoryEntry[] = a.inventory
     ? readInventory(a.inventory)
-    : [{ name: a.name ?? (a.simulate ? 'simulated' : a.board ? 'board' : a.serial!.replace(/^.*\//, '')), serial: a.serial, url: a.url, simulate: a.simulate, board: a.board, deviceProfile: a.deviceProfile }];
+    : [{ name: a.name ?? (a.simulate ? 'simulated' : a.board ? 'board' : a.serial!.replace(/^.*\//, '')), serial: a.serial, url: a.url, simulate: a.simulate, board: a.board, deviceProfile: a.model }];
   // Each terminal keeps its place in the whole inventory: with --split-suites, terminal k of N runs Playwright's shard k/N.
   const entries = shardOf(all.map((e, i) => ({ ...e, place: i + 1 })), a.shard);
   if (!entries.length) {
@@ -62,8 +62,8 @@ async function main(): Promise<number> {
           console.log(`[${e.name}] simulated terminal: web ${url}, serial console ${serial}`);
         }
         const brand = e.brand ?? a.brand;
-        // A board in an inventory has the board's profile unless it names one; --board set a.profile already.
-        const profile = e.profile ?? (e.board && a.inventory ? 'board' : a.profile);
+        // A board in an inventory has the board's console profile unless it names one; --board set a.consoleProfile already.
+        const profile = e.profile ?? (e.board && a.inventory ? 'board' : a.consoleProfile);
         if (e.board) {
           // Its /data is kept between runs, like a terminal's disk (--fresh: the factory state); the API's store is new each run, activated as the suites expect.
           const safe = e.name!.replace(/[^\w.-]/g, '_');

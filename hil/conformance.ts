@@ -1,7 +1,7 @@
 // Conformance: does a terminal's reply to a /goform/ call match the contract?
 // The browser fixture records every reply it sees; the harness report lists,
 // per call, whether the answers matched (firmware engineers use it as a check).
-import { CALLS, ENVELOPE, type CallSpec, type Field } from '../src/api/contract.ts';
+import { CALLS, ENVELOPE, type CallSpec, type Field } from '../contract/index.ts';
 
 export interface ReplyRecord {
   call: string;

@@ -24,7 +24,7 @@
 // The shim does not own the streams: close() detaches from them and stops
 // forwarding; closing the streams is up to the caller.
 import type { Duplex } from 'node:stream';
-import { prng } from './prng.ts';
+import { prng } from '../simulator/prng.ts';
 
 export interface FaultShimOptions {
   /** Probability per byte of losing it (e.g. 1e-4: one in 10,000). */

@@ -8,17 +8,18 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from '../build.ts';
+import { ensureBuilt } from '../build.ts';
 import { makeImage, type FlashImage } from './image.ts';
-import { openLink, type ByteLink } from './link.ts';
-import { fill, loadTerminalProfile, type TerminalProfile } from './profile.ts';
+import { openLink, type ByteLink } from '../serial/link.ts';
+import { fill, loadConsoleProfile, type ConsoleProfile } from './console-profile.ts';
 import { MARKER, ShellDriver } from './shell-driver.ts';
-import { ymodemSend, type BatchEnd } from './ymodem.ts';
-import { zmodemSend } from './zmodem.ts';
+import { ymodemSend, type BatchEnd } from '../serial/ymodem-send.ts';
+import type { Protocol } from '../serial/transfer.ts';
+import { zmodemSend } from '../serial/zmodem.ts';
 import { progressPrinter } from './progress.ts';
 import { verifyServed, waitForHttp } from './verify.ts';
 import { summarize, type ReplyRecord } from './conformance.ts';
-import { transferText, type Protocol, type TerminalResult, type TerminalTarget, type TransferFigures } from './result.ts';
+import { transferText, type TerminalResult, type TerminalTarget, type TransferFigures } from './result.ts';
 import { readJunit, writeReport } from './report.ts';
 import { runSuites } from './suites.ts';
 
@@ -73,7 +74,7 @@ const baseName = (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? '';
 class Run {
   readonly result: TerminalResult;
   readonly log: (line: string) => void;
-  readonly profile: TerminalProfile;
+  readonly profile: ConsoleProfile;
   link?: ByteLink;
   shell?: ShellDriver;
   private readonly stopped: Promise<never>;
@@ -84,7 +85,7 @@ class Run {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     this.result = { target, ok: false, mode, steps: [], files: [], conformance: [], reportDir: dir };
-    this.profile = loadTerminalProfile(target.profile);
+    this.profile = loadConsoleProfile(target.profile);
     this.stopped = new Promise<never>((_, reject) => {
       const stop = () => {
         const e = new Interrupted(String(opts.signal?.reason ?? 'signal'));
@@ -97,7 +98,7 @@ class Run {
     this.stopped.catch(() => undefined);
   }
 
-  cmd(name: keyof TerminalProfile['commands'], values: Record<string, string> = {}): string {
+  cmd(name: keyof ConsoleProfile['commands'], values: Record<string, string> = {}): string {
     const t = this.profile.commands[name];
     if (!t) throw new Error(`terminal profile: commands.${name} is missing`);
     return fill(t, values, this.profile);
@@ -247,7 +248,7 @@ export async function runTerminal(target: TerminalTarget, opts: RunOptions): Pro
   try {
     const image = await run.step('image', async () => {
       const site = join(ROOT, 'dist', target.brand);
-      if (opts.rebuild || !existsSync(join(site, 'manifest.json'))) await build({ brands: [target.brand], quiet: true });
+      await ensureBuilt(target.brand, { quiet: true, rebuild: opts.rebuild });
       return makeImage(site);
     }, (i) => `${i.name}, ${i.data.length} bytes, sha256 ${i.sha256.slice(0, 16)}…`);
     result.image = { name: image.name, bytes: image.data.length, sha256: image.sha256, release: image.release };

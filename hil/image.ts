@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeTar } from './tar.ts';
+import { writeTar } from '../serial/tar.ts';
 
 export interface FlashImage {
   name: string;

@@ -13,6 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readArgs } from '../build/args.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const USAGE = 'usage: npm run hil:merge -- FOLDER... [--out hil-merged]\n  FOLDER: blob zips (*.zip), or a report folder holding <terminal>/blob/*.zip';
@@ -95,19 +96,10 @@ export async function mergeBlobs(folders: string[], out: string, log: (l: string
 }
 
 async function main(argv: string[]): Promise<number> {
-  const folders: string[] = [];
-  let out = 'hil-merged';
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    if (flag === '--out') {
-      const v = inline ?? argv[++i];
-      if (!v) throw new Error(`--out needs a folder\n${USAGE}`);
-      out = v;
-    } else if (flag === '--help' || flag.startsWith('-')) throw new Error(USAGE);
-    else folders.push(argv[i]);
-  }
+  const { values, positionals: folders } = readArgs(argv, { out: { type: 'string' } }, USAGE, true);
+  if (values.out === '') throw new Error(`--out needs a folder\n${USAGE}`);
   if (!folders.length) throw new Error(USAGE);
-  const outDir = resolve(out);
+  const outDir = resolve(values.out ?? 'hil-merged');
   const counts = await mergeBlobs(folders.map((f) => resolve(f)), outDir);
   const total = counts.reduce((t, c) => ({ tests: t.tests + c.tests, failures: t.failures + c.failures, skipped: t.skipped + c.skipped }), { tests: 0, failures: 0, skipped: 0 });
   const line = (name: string, c: { tests: number; failures: number; skipped: number }) =>

@@ -2,7 +2,8 @@
 // conformance) and the transfer in words: the shapes the harness fills and the
 // report and the suites read, in a module of their own so that they import it
 // one way (hil/harness.ts runs, hil/report.ts writes, hil/suites.ts tests).
-import type { BatchEnd } from './ymodem.ts';
+import type { BatchEnd } from '../serial/ymodem-send.ts';
+import type { Protocol } from '../serial/transfer.ts';
 import type { FileCheck } from './verify.ts';
 import type { CallConformance } from './conformance.ts';
 
@@ -17,8 +18,6 @@ export interface TerminalTarget {
   /** Terminal profile name or path. */
   profile: string;
 }
-
-export type Protocol = 'zmodem' | 'ymodem';
 
 export interface Step {
   name: string;

@@ -1,8 +1,8 @@
 // Drives a terminal's serial console: sign in at the login prompt and run
 // commands, telling success from failure by a marker the command prints.
-import { LinkTimeout, type ByteLink } from './link.ts';
-import { ABORT } from './zmodem/frame.ts';
-import type { TerminalProfile } from './profile.ts';
+import { LinkTimeout, type ByteLink } from '../serial/link.ts';
+import { ABORT } from '../serial/zmodem/frame.ts';
+import type { ConsoleProfile } from './console-profile.ts';
 
 export class ConsoleError extends Error {}
 
@@ -35,7 +35,7 @@ export class ShellDriver {
 
   constructor(
     readonly link: ByteLink,
-    readonly profile: TerminalProfile,
+    readonly profile: ConsoleProfile,
     private readonly log: (line: string) => void = () => undefined,
   ) {
     this.shell = new RegExp(profile.prompts.shell, 'm');

@@ -3,11 +3,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSimulator } from './simulator/server.ts';
-import { loadProfile } from './simulator/profile.ts';
-import { startConsole } from './simulator/console.ts';
-import { prepareSandbox, siteDirOf } from './simulator/shell/sandbox.ts';
-import { SIMULATED_PASSWORD } from './simulator/activation.ts';
+import { startSimulator } from '../simulator/server.ts';
+import { loadModel } from '../simulator/model.ts';
+import { startConsole } from '../simulator/console.ts';
+import { prepareSandbox, siteDirOf } from '../simulator/shell/sandbox.ts';
+import { SIMULATED_PASSWORD } from '../simulator/activation.ts';
 
 export interface SimulatedTerminal {
   url: string;
@@ -26,7 +26,7 @@ export async function startSimulatedTerminal(opts: { deviceProfile?: string; pty
     siteDir: siteDirOf(sandbox),
     storeFile: join(sandbox, '..', `${sandbox.split('/').pop()}-store.json`),
     // A bench terminal runs unattended: no one presents a face or finger, so an enrolment times out (after 10 s here).
-    profile: loadProfile(opts.deviceProfile ?? 'default', { enroll: { outcome: 'timeout', timeoutMs: 10_000 } }),
+    model: loadModel(opts.deviceProfile ?? 'default', { enroll: { outcome: 'timeout', timeoutMs: 10_000 } }),
   });
   const console = await startConsole({
     root: sandbox,

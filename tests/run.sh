@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: typecheck (Preact's and React's types), build (size gate), unit tests,
 # hardware-in-loop tests, browser tests, the tests tagged @smoke behind lighttpd, nginx and civetweb
-# (and the embedding checks in tests/embed), and the tests tagged @smoke on a React 19 build.
+# (and the embedding checks in tests/servers), and the tests tagged @smoke on a React 19 build.
 # Installs the Debian packages the tests need when it can (root with apt),
 # otherwise stops with one line saying what to run. Ends with a table of each
 # step's wall-clock seconds and the line 'N passed, N failed'.
@@ -13,7 +13,7 @@ need=()
 [ -x "$CHROMIUM" ] || need+=(chromium)
 command -v socat >/dev/null || need+=(socat)
 command -v rb >/dev/null && command -v sb >/dev/null || need+=(lrzsz)
-# The console behind real web servers (tests/embed): Debian's lighttpd (with its TLS and Lua
+# The console behind real web servers (tests/servers): Debian's lighttpd (with its TLS and Lua
 # modules), nginx, civetweb (OpenSSL's headers for its TLS), busybox; openssl makes the tests' CA,
 # certutil (libnss3-tools) makes Chromium trust it.
 [ -x /usr/sbin/lighttpd ] || need+=(lighttpd)
@@ -27,7 +27,7 @@ command -v gcc >/dev/null || need+=(gcc)
 command -v openssl >/dev/null || need+=(openssl)
 command -v certutil >/dev/null || need+=(libnss3-tools)
 # The virtual board (tests/board): QEMU and mkfs.ext4 on the host; its kernel and the packages
-# inside it are fetched with apt-get download and unpacked, never installed (hil/board/packages.ts).
+# inside it are fetched with apt-get download and unpacked, never installed (board/packages.ts).
 [ -x /usr/bin/qemu-system-x86_64 ] || need+=(qemu-system-x86)
 command -v mkfs.ext4 >/dev/null || need+=(e2fsprogs)
 if [ ${#need[@]} -gt 0 ]; then
@@ -79,7 +79,7 @@ count_playwright() {
 status=0
 # uvu <folder> <pattern> / playwright [args]: run, show, count.
 uvu() {
-  node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js "$@" 2>&1 | tee "$log"
+  node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js "$@" 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
   count_uvu
 }
@@ -104,11 +104,14 @@ board_log=$(mktemp)
 hil_time=$(mktemp)
 (
   start=$SECONDS
+  # The virtual board: Debian's kernel on QEMU, flashed over its ttyS0 (tests/board). It boots and
+  # flashes while the harness's own tests wait on their paced lines, beside them.
+  node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/board '\.test\.ts$' >"$board_log" 2>&1 &
+  board_pid=$!
   # The lab test runs a representative part of the browser suite on its two terminals (the whole suite: npm run test:hil).
-  HIL_LAB_GREP='@smoke|@lab' node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' >"$hil_log" 2>&1
+  HIL_LAB_GREP='@smoke|@lab' node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' >"$hil_log" 2>&1
   rc=$?
-  # Then the virtual board: Debian's kernel on QEMU, flashed over its ttyS0 (tests/board).
-  node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/board '\.test\.ts$' >"$board_log" 2>&1 || rc=1
+  wait "$board_pid" || rc=1
   echo $((SECONDS - start)) >"$hil_time"
   exit $rc
 ) &
@@ -118,9 +121,9 @@ step "unit tests" "unit tests (uvu + happy-dom)"
 # The bench's own test mostly waits (YMODEM on a paced line, the slow line, a throttled browser):
 # it runs beside the other unit tests, and its output follows theirs.
 bench_log=$(mktemp)
-node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/unit 'bench\.test\.ts$' >"$bench_log" 2>&1 &
+node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests '^bench/[^/]+\.test\.ts$' >"$bench_log" 2>&1 &
 bench_pid=$!
-uvu tests/unit '\.test\.tsx?$' -i 'bench\.test'
+uvu tests '^(console|contract|simulator|build|tools|repo)/[^/]+\.test\.tsx?$'
 wait "$bench_pid" || status=1
 cat "$bench_log"
 mv "$bench_log" "$log"
@@ -130,9 +133,9 @@ step "browser tests" "browser tests (Playwright + $CHROMIUM against the simulate
 playwright
 
 step "real web servers" "the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits"
-uvu tests/embed '\.test\.ts$'
+uvu tests/servers '\.test\.ts$'
 # Plain HTTP through each server is proven by the tests above; the browser goes through each over
-# HTTPS, trusting a CA the run makes (tests/embed/pki.ts; npm run test:embed does HTTP as well).
+# HTTPS, trusting a CA the run makes (hil/web/pki.ts; npm run test:embed does HTTP as well).
 for server in lighttpd nginx civetweb; do
   echo "-- the browser through $server over HTTPS (tests tagged @smoke)"
   FRONT_SERVER=$server FRONT_TLS=1 playwright --grep @smoke
@@ -146,7 +149,7 @@ else
   failed=$((failed + 1))
 fi
 
-step "hardware-in-loop tests: the rest after the other steps" "hardware-in-loop tests (YMODEM and ZMODEM with lrzsz over ptys, the simulated console, real bash and busybox shells, a --simulate loop, two lab shards running a part of the browser suite on their terminals, then the virtual board), run beside the steps above"
+step "hardware-in-loop tests: the rest after the other steps" "hardware-in-loop tests (YMODEM and ZMODEM with lrzsz over ptys, the simulated console, real bash and busybox shells, a --simulate loop, two lab shards running a part of the browser suite on their terminals, and beside them the virtual board), run beside the steps above"
 wait "$hil_pid" || status=1
 cat "$hil_log"
 mv "$hil_log" "$log"

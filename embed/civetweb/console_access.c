@@ -1,5 +1,5 @@
 /* console_access.c: see console_access.h. The same rules as build/serving.ts (hostAllowed,
- * originAllowed) and lighttpd's access.lua; tests/embed checks all three through the servers. */
+ * originAllowed) and lighttpd's access.lua; tests/servers checks all three through the servers. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>

@@ -3,11 +3,12 @@
 // A success is the file itself; a failure still answers the JSON envelope
 // and is handled as SPEC §8 says. Not on the login path: only signed-in
 // screens import this.
-import type { CallName, Reply, RequestOf } from './contract.ts';
+import type { Reply, RequestOf } from '../../contract/index.ts';
+import type { ShippedCall } from './shipped.ts';
 import { handleReply, noAnswer, parseBody, prepare, transport } from './request.ts';
 
 /** The file a call answers; rejects (after saying why) when the device answers an error instead. */
-export async function requestFile<N extends CallName>(name: N, params?: RequestOf<N>): Promise<Blob> {
+export async function requestFile<N extends ShippedCall>(name: N, params?: RequestOf<N>): Promise<Blob> {
   const got = await transport(name, params, {}, async (res) => (/json/.test(res.headers.get('Content-Type') ?? '') ? parseBody(await res.text()) : res.blob()));
   if (got instanceof Blob) return got;
   handleReply(got);
@@ -25,7 +26,7 @@ export function saveFile(blob: Blob, name: string): void {
 }
 
 /** A call's file saved as a download; a failure has been said already. */
-export const download = <N extends CallName>(name: N, params: RequestOf<N>, file: string) =>
+export const download = <N extends ShippedCall>(name: N, params: RequestOf<N>, file: string) =>
   requestFile(name, params).then((b) => saveFile(b, file), () => undefined);
 
 /**
@@ -33,7 +34,7 @@ export const download = <N extends CallName>(name: N, params: RequestOf<N>, file
  * No timeout while the file travels: a large file on a slow link takes what
  * it takes; a broken link ends it. Resolves and rejects as requestGoform.
  */
-export function upload<N extends CallName>(name: N, params: RequestOf<N>, progress: (sent: number, total: number) => void, expect?: readonly number[]): Promise<Reply<N>> {
+export function upload<N extends ShippedCall>(name: N, params: RequestOf<N>, progress: (sent: number, total: number) => void, expect?: readonly number[]): Promise<Reply<N>> {
   const { url, method, headers, body } = prepare(name, params);
   return new Promise((resolve, reject) => {
     const x = new XMLHttpRequest();

@@ -1,6 +1,6 @@
 // Calls that answer "wait" while the device works (Wi-Fi scan, Bluetooth
 // search, Wiegand pairing): ask again until a real answer comes.
-import { WAIT } from './contract.ts';
+import { WAIT } from '../../contract/protocol.ts';
 
 export const POLL_MS = 500;
 

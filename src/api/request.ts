@@ -1,18 +1,8 @@
 // requestGoform(): the one way the console talks to the device.
 // Every rule of SPEC §7 "General" and §8 "Response handling" lives here.
-import {
-  routeOf,
-  GOFORM_PREFIX,
-  HEADERS,
-  REQUEST_TIMEOUT_MS,
-  SUCCESS,
-  TIMESTAMP_PARAM,
-  WAIT,
-  type CallName,
-  type Envelope,
-  type Reply,
-  type RequestOf,
-} from './contract.ts';
+import { GOFORM_PREFIX, HEADERS, REQUEST_TIMEOUT_MS, SUCCESS, TIMESTAMP_PARAM, WAIT } from '../../contract/protocol.ts';
+import type { Envelope, Reply, RequestOf } from '../../contract/index.ts';
+import { routeOf, type ShippedCall } from './shipped.ts';
 import { MSG_DEVICE_RESTART, MSG_NETWORK_CONNECTION_FAILED, MSG_NETWORK_ERROR, messageFor } from './errors.ts';
 import { $session, $superLogin, forceLogout } from '../state/session.ts';
 import { storedLanguage } from '../i18n/locale.ts';
@@ -76,12 +66,12 @@ export interface RequestOptions {
  * SPEC §8 passes to the caller (10003, 10005, "wait"); rejects with a
  * GoformError otherwise, after telling the user where SPEC §8 says so.
  */
-export async function requestGoform<N extends CallName>(name: N, params?: RequestOf<N>, options: RequestOptions = {}): Promise<Reply<N>> {
+export async function requestGoform<N extends ShippedCall>(name: N, params?: RequestOf<N>, options: RequestOptions = {}): Promise<Reply<N>> {
   return handleReply(await transport(name, params, options), options.expect) as Reply<N>;
 }
 
 /** A call's URL, method, headers and body, as SPEC §7 General says (headers, timestamp, encoding). */
-export function prepare(name: CallName, params: object = {}) {
+export function prepare(name: ShippedCall, params: object = {}) {
   const spec = routeOf(name);
   const query = new URLSearchParams();
   query.set(TIMESTAMP_PARAM, String(Date.now()));
@@ -123,7 +113,7 @@ export function noAnswer(timedOut: boolean): GoformError {
  * HTTP answer into the device's reply. Rejects, after saying so, when no
  * answer came.
  */
-export async function transport(name: CallName, params: object = {}, options: RequestOptions = {}, read = async (res: Response): Promise<unknown> => parseBody(await res.text())): Promise<unknown> {
+export async function transport(name: ShippedCall, params: object = {}, options: RequestOptions = {}, read = async (res: Response): Promise<unknown> => parseBody(await res.text())): Promise<unknown> {
   const { url, ...init } = prepare(name, params);
   const controller = new AbortController();
   let timedOut = false;

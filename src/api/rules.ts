@@ -1,9 +1,133 @@
-// Field constraints (kind, min, max, maxLength, pattern, values, optional) of
-// the calls that write settings, for the form engine and the screens. In the
-// console bundle, build.ts replaces this module with a table of just those
-// calls, without documentation, so the contract the login page loads stays small.
-import { CALLS, type CallName, type Fields } from './contract.ts';
+// The field rules of the calls the forms check: the part of the /goform/
+// contract the form engine ships (src/form/validation.ts checks by them).
+// Written by `npm run calls` (build/calls.ts) from src/ and contract/index.ts:
+// do not edit. The build and tests/build/calls.test.ts fail when it is not what
+// that command writes.
+import type { Field } from '../../contract/index.ts';
+import type { ShippedCall } from './shipped.ts';
 
-export function rulesOf(name: CallName): Fields {
-  return (CALLS[name] as { request?: Fields }).request ?? {};
+/** A request field as the forms check it: the contract's field without its documentation, nested fields and calendar check. */
+export type FieldRule = Omit<Field, 'doc' | 'fields' | 'format'>;
+
+/** Each distinct rule once. */
+const RULES: FieldRule[] = [
+  { kind: 'int', values: [0, 1] },
+  { kind: 'string', maxLength: 16, pattern: '^.*\\S.*$' },
+  { kind: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01]) ([01]\\d|2[0-3]):[0-5]\\d$' },
+  { kind: 'int', values: [0, 1, 2, 3, 4] },
+  { kind: 'int', min: 0, max: 99999 },
+  { kind: 'int', values: [0, 1, 2] },
+  { kind: 'int', min: 1, max: 255 },
+  { kind: 'int', values: [0, 1, 2, 3, 4, 5, 6, 7, 8] },
+  { kind: 'int', values: [4, 3] },
+  { kind: 'flag' },
+  { kind: 'string', maxLength: 16, pattern: '^\\S(.*\\S)?$' },
+  { kind: 'string', optional: true, pattern: '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$' },
+  { kind: 'int', min: 0, max: 15 },
+  { kind: 'string', optional: true, maxLength: 32 },
+  { kind: 'int', values: [0, 1, 2], optional: true },
+  { kind: 'string', optional: true, maxLength: 64 },
+  { kind: 'string', maxLength: 32, pattern: '^[A-Za-z0-9]{1,32}$' },
+  { kind: 'string', maxLength: 32, pattern: '^.{1,32}$' },
+  { kind: 'string', maxLength: 128, pattern: '^(https?://)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?(/[^\\s]*)?$' },
+  { kind: 'int', min: 1, max: 65535 },
+  { kind: 'string', optional: true, pattern: '^[0-9]{1,6}$' },
+  { kind: 'string', pattern: '^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}$' },
+  { kind: 'string', optional: true, maxLength: 128, pattern: '^(https?://)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?(/[^\\s]*)?$' },
+  { kind: 'int', min: 0, max: 3 },
+  { kind: 'int', min: 1, max: 12 },
+  { kind: 'int', min: 1, max: 31 },
+  { kind: 'int', values: [1, 2, 3, 4, 5, 6, 7, 8] },
+  { kind: 'int', min: 0, max: 6 },
+  { kind: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' },
+  { kind: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' },
+  { kind: 'int', values: [0, 1, 2, 3] },
+  { kind: 'string', optional: true, maxLength: 64, pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$' },
+  { kind: 'string', maxLength: 64, pattern: '^[A-Z][A-Za-z0-9_+-]*(/[A-Z][A-Za-z0-9_+-]*)*$|^(-(0[0-9]|1[01]):(00|30)|-12:00|\\+(0[0-9]|1[0-3]):(00|15|30|45)|\\+14:00)$' },
+  { kind: 'string', pattern: '^(255\\.255\\.255\\.(255|254|252|248|240|224|192|128|0)|255\\.255\\.(255|254|252|248|240|224|192|128|0)\\.0|255\\.(255|254|252|248|240|224|192|128|0)\\.0\\.0|(254|252|248|240|224|192|128)\\.0\\.0\\.0)$' },
+  { kind: 'int', min: 1, max: 16 },
+  { kind: 'int', min: 0, max: 32 },
+  { kind: 'int', values: [0, 1, 2, 3, 4, 5, 6] },
+  { kind: 'int', min: 0, max: 250 },
+  { kind: 'int', min: 0, max: 5000 },
+  { kind: 'int', min: 1, max: 99999999 },
+  { kind: 'int', min: 0, max: 10 },
+  { kind: 'string', maxLength: 8, pattern: '^[0-9]{1,8}$' },
+  { kind: 'string', optional: true, pattern: '^[A-Za-z0-9_-]{1,32}$' },
+  { kind: 'int', values: [9600, 19200, 38400, 57600, 115200] },
+  { kind: 'string', maxLength: 32 },
+  { kind: 'string', maxLength: 64 },
+  { kind: 'string', maxLength: 20, pattern: '^[0-9A-Za-z +()./-]*$' },
+  { kind: 'int', min: 1 },
+  { kind: 'int', values: [10, 20, 50, 100] },
+  { kind: 'string', pattern: '^$|^[1-9][0-9]{0,9}$', optional: true },
+  { kind: 'string', optional: true, maxLength: 2032, pattern: '^$|^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*( [A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*){0,7}$' },
+  { kind: 'int', optional: true, min: 1, max: 60 },
+  { kind: 'string', pattern: '^[0-9A-Z]{5}$' },
+  { kind: 'int', min: 1, max: 8 },
+  { kind: 'int', min: 0, max: 120 },
+  { kind: 'int', min: 1, max: 32 },
+  { kind: 'string', values: ['en', 'es', 'el', 'it', 'pt', 'zh'] },
+  { kind: 'int', min: 10, max: 3600 },
+  { kind: 'string', pattern: '^.{8,63}$' },
+  { kind: 'int', values: [0, 1], optional: true },
+  { kind: 'string', maxLength: 32, pattern: '\\S' },
+  { kind: 'string', pattern: '^[1-9][0-9]{0,9}$' },
+  { kind: 'string', optional: true, pattern: '^[0-9]{0,8}$' },
+  { kind: 'string', optional: true, pattern: '^$|^(0|[1-9][0-9]{0,9})$' },
+  { kind: 'int', optional: true, values: [0, 1] },
+  { kind: 'int', min: 0, max: 16 },
+  { kind: 'int', min: 0, max: 8 },
+  { kind: 'string', optional: true, pattern: '^$|^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' },
+  { kind: 'flag', optional: true },
+  { kind: 'int', min: 0, max: 13 },
+  { kind: 'string', optional: true, pattern: '^[0-9]{0,10}$' },
+];
+
+/** The fields of each call the forms check, by their rule's place in RULES. */
+const RULES_OF: Partial<Record<ShippedCall, Record<string, number>>> = {
+  AddGroupTime: { Type: 0, Name: 1, Start: 2, End: 2, Cycle: 3 },
+  ExecuteCommand: { Code: 4 },
+  GetAccessControl: { RelayMode: 5, DoorSensor: 5, RelayDelay: 6, WiegandFormat: 7, CardDisplay: 0, CardLength: 8, TamperAlarm: 9, Power12V: 9 },
+  GetApplyParam: { Status0: 10, Status1: 10, Status2: 10, Status3: 10, Status4: 10, Status5: 10, Status6: 10, Status7: 10 },
+  GetBluetoothParam: { BleOption: 9, BleServer: 9, BleClient: 9, BleAddress: 11 },
+  GetCardInfo: { ShowCard: 9, CardIdentify: 9, ReadMode: 0, Sector: 12 },
+  GetChooseWirless: { Ssid: 13, Security: 14, Password: 15, Identity: 15 },
+  GetCloudParam: { CloudCode: 16, CloudPassword: 17, CloudServer: 18 },
+  GetCommMode: { Mode: 0, Port: 19, PwdSwitch: 9, Password: 20, ServerType: 0, ServerIp: 21, ServerUrl: 22 },
+  GetDSTParam: { Mode: 5, Offset: 23, StartMonth: 24, StartDay: 25, StartWeek: 26, StartWeekday: 27, EndMonth: 24, EndDay: 25, EndWeek: 26, EndWeekday: 27 },
+  GetDateTimeParam: { Mode: 0, Date: 28, Time: 29, DateFormat: 30, TimeFormat: 0, NtpServer: 31, TimeZone: 32 },
+  GetDebugParam: { Mode: 5 },
+  GetEthernetParam: { IpMode: 0, Ip: 21, Mask: 33, Gateway: 21 },
+  GetFPCompareParam: { FPPrecision: 5 },
+  GetGroupInfo: { GroupNum: 34, Time1: 35, Time2: 35, Time3: 35, Time4: 35 },
+  GetIdentifyParam: { IdentifyMode: 36 },
+  GetInternetParam: { WanMode: 0, AutoMode: 9, Dns: 21 },
+  GetKaoqinParam: { RepeatTime: 37, AlarmLogs: 38 },
+  GetMachineParam: { DeviceID: 39, Volume: 40, AdminPwd: 41 },
+  GetMqttCloudParam: { Switch: 9, Users: 42, Password: 13 },
+  GetPrintParam: { PrintSwitch: 9, BaudRate: 43, Encoding: 5, UnitName: 44, UnitAddress: 45, UnitTaxTel: 46 },
+  GetReportFormInfo: { Page: 47, PageSize: 48, UserID: 49, Start: 28, End: 28 },
+  GetRestParam: { Protocol: 0, Port: 19, RestApi: 9, HostNames: 50, IdleMinutes: 51 },
+  GetSNKeyParam: { Key1: 52, Key2: 52, Key3: 52, Key4: 52, Key5: 52 },
+  GetShiftsInfo: { ShiftNum: 53, Name: 1, OnDuty: 29, OffDuty: 29, LateGrace: 54, EarlyGrace: 54 },
+  GetStatusChangeInfo: { Mon: 29, Tue: 29, Wed: 29, Thu: 29, Fri: 29, Sat: 29, Sun: 29 },
+  GetTimeIntervalInfo: { ZoneNum: 55, MonStart: 29, MonEnd: 29, TueStart: 29, TueEnd: 29, WedStart: 29, WedEnd: 29, ThuStart: 29, ThuEnd: 29, FriStart: 29, FriEnd: 29, SatStart: 29, SatEnd: 29, SunStart: 29, SunEnd: 29 },
+  GetTimeParam: { Language: 56, DateFormat: 30, TimeFormat: 0, PowerSaving: 5, ScreenInterval: 57, KeyboardLock: 9 },
+  GetUniversalGroup: { Name: 1, TimeGroup: 34 },
+  GetWirless: { WifiMode: 0, Ssid: 13, Password: 15, Security: 5, Encryption: 5, Identity: 15, Ca: 0, Eap: 5, Inner: 30, ApNameMode: 0, ApName: 13, ApPassword: 58 },
+  GetWorkModeSwitch: { WorkMode: 14, WiegandAuth: 59, BluetoothAuth: 59 },
+  SetWebUpgradeMode: { Password: 60 },
+  adduser: { UserID: 61, UserName: 60, Password: 62, CardNo: 63, CardType: 64, Admin: 65, Group: 0, IdentifyMode: 36, Shift: 66, AccessBegin: 67, AccessEnd: 67, Replace: 68 },
+  edituser: { UserID: 61, UserName: 60, Password: 62, CardNo: 63, CardType: 64, Admin: 65, Group: 0, IdentifyMode: 36, Shift: 66, AccessBegin: 67, AccessEnd: 67 },
+  searchOperationLog: { Page: 47, PageSize: 48, Kind: 69, Start: 67, End: 67 },
+  searchThermometryRecord: { Page: 47, PageSize: 48, Type: 5 },
+  searchrecord: { Page: 47, PageSize: 48, UserID: 49, Start: 67, End: 67 },
+  userlist: { Page: 47, PageSize: 48, UserID: 70, Start: 67, End: 67 },
+};
+
+/** The field rules of a call the forms check (none for another). */
+export function rulesOf(name: ShippedCall): Record<string, FieldRule> {
+  const r = RULES_OF[name] || {};
+  return Object.fromEntries(Object.entries(r).map(([k, i]) => [k, RULES[i]]));
 }

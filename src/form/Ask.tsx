@@ -5,11 +5,11 @@
 // What was typed stays.
 import { useMemo, useState, type ReactNode } from 'react';
 import { i18n } from '@lingui/core';
-import type { CallName } from '../api/contract.ts';
+import type { ShippedCall } from '../api/shipped.ts';
 import { rulesOf } from '../api/rules.ts';
 import { messageFor } from '../api/errors.ts';
 import { Control } from './Control.tsx';
-import { bindFields, checkField, type BoundField, type FieldDef, type Value } from './rules.ts';
+import { bindFields, checkField, type BoundField, type FieldDef, type Value } from './validation.ts';
 import { say } from './SettingsForm.tsx';
 
 /** For `run`: a reply that failed becomes the message to say at the field. */
@@ -17,7 +17,7 @@ export const atField = (r: { retvalue: unknown; msg?: string }) => {
   if (r.retvalue) throw messageFor(r.retvalue as number, r.msg);
 };
 
-export function Ask({ call, f, button, run, children }: { call?: CallName; f: FieldDef; button: string; run: (v: Value) => Promise<string | void>; children?: ReactNode }) {
+export function Ask({ call, f, button, run, children }: { call?: ShippedCall; f: FieldDef; button: string; run: (v: Value) => Promise<string | void>; children?: ReactNode }) {
   const b = useMemo<BoundField>(() => (call ? bindFields([f], rulesOf(call))[0] : f), []);
   const [v, setV] = useState<Value>('');
   const [error, setError] = useState<string>();

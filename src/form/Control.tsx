@@ -4,7 +4,7 @@
 // network) draws its inputs with this.
 import { useId } from 'react';
 import { i18n } from '@lingui/core';
-import type { BoundField, Option, Value } from './rules.ts';
+import type { BoundField, Option, Value } from './validation.ts';
 import { zoneList, type Zone } from '../i18n/zones.ts';
 
 /**

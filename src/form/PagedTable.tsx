@@ -4,19 +4,19 @@
 // a new `query` starts again at page 1.
 import { useEffect, useId, useRef, useState } from 'react';
 import { i18n } from '@lingui/core';
-import type { CallName } from '../api/contract.ts';
+import type { ShippedCall } from '../api/shipped.ts';
 import { requestGoform } from '../api/request.ts';
 import { messageFor } from '../api/errors.ts';
 import { Table, type Column, type Key, type Selection } from '../ui/Table.tsx';
 import { Failed, Loading } from '../ui/Status.tsx';
-import type { Values } from './rules.ts';
+import type { Values } from './validation.ts';
 import { num } from '../i18n/format.ts';
 
 /** Page sizes every paged call takes (its contract's PageSize values). */
 const SIZES = [10, 20, 50, 100];
 
 export interface PagedProps<T> {
-  read: CallName;
+  read: ShippedCall;
   query: Values;
   cols: readonly Column<T>[];
   rowKey: (row: T) => Key;

@@ -4,7 +4,7 @@
 // when the device refuses it.
 import { useEffect, useId, useMemo, useState } from 'react';
 import { i18n } from '@lingui/core';
-import type { CallName } from '../api/contract.ts';
+import type { ShippedCall } from '../api/shipped.ts';
 import { rulesOf } from '../api/rules.ts';
 import { requestGoform } from '../api/request.ts';
 import { MSG_SUCCESS, messageFor } from '../api/errors.ts';
@@ -12,7 +12,7 @@ import { notify } from '../ui/toast.ts';
 import { confirmAction } from '../ui/confirm.tsx';
 import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
 import { Table } from '../ui/Table.tsx';
-import { bindFields, checkForm, payload, type FieldDef, type Problem, type Values } from './rules.ts';
+import { bindFields, checkForm, payload, type FieldDef, type Problem, type Values } from './validation.ts';
 import { Control } from './Control.tsx';
 import { say, send } from './SettingsForm.tsx';
 import { Failed, Loading } from '../ui/Status.tsx';
@@ -21,12 +21,12 @@ type Item = Record<string, unknown>;
 
 export interface ListDef {
   /** GET: the list; `items` names the reply field holding it (each item has a `Num`). */
-  read: CallName;
+  read: ShippedCall;
   items: string;
   /** POST: adds one item (its constraints check the dialog). */
-  add: CallName;
+  add: ShippedCall;
   /** POST: deletes the numbers in `Nums` ("1,3"). */
-  del: CallName;
+  del: ShippedCall;
   /** Sent with every call (e.g. the period type). */
   params?: Values;
   /** Sent with the delete only (e.g. which kind of group). */

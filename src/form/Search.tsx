@@ -3,13 +3,13 @@
 // Clear goes back to `blank`. What was typed stays when a check fails.
 import { useMemo, useState, type ReactNode } from 'react';
 import { i18n } from '@lingui/core';
-import type { CallName } from '../api/contract.ts';
+import type { ShippedCall } from '../api/shipped.ts';
 import { rulesOf } from '../api/rules.ts';
 import { Control } from './Control.tsx';
-import { bindFields, checkForm, type FieldDef, type Values } from './rules.ts';
+import { bindFields, checkForm, type FieldDef, type Values } from './validation.ts';
 import { say } from './SettingsForm.tsx';
 
-export function Search({ call, fields, blank, onQuery, children }: { call: CallName; fields: readonly FieldDef[]; blank: Values; onQuery: (q: Values) => void; children?: ReactNode }) {
+export function Search({ call, fields, blank, onQuery, children }: { call: ShippedCall; fields: readonly FieldDef[]; blank: Values; onQuery: (q: Values) => void; children?: ReactNode }) {
   const bound = useMemo(() => bindFields(fields, rulesOf(call)), []);
   const [typed, setTyped] = useState(blank);
   const [shown, setShown] = useState(false);

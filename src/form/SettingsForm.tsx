@@ -6,24 +6,24 @@
 // with a chooser for the record's number; weekday tables are one field kind.
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { i18n } from '@lingui/core';
-import type { CallName } from '../api/contract.ts';
+import type { ShippedCall } from '../api/shipped.ts';
 import { rulesOf } from '../api/rules.ts';
 import { requestGoform, type GoformError } from '../api/request.ts';
 import { MSG_SUCCESS, messageFor } from '../api/errors.ts';
 import { notify } from '../ui/toast.ts';
 import { confirmAction } from '../ui/confirm.tsx';
-import { bindFields, changed, checkForm, payload, valueFields, visible, type BoundField, type FieldDef, type Problem, type Value, type Values } from './rules.ts';
+import { bindFields, changed, checkForm, payload, valueFields, visible, type BoundField, type FieldDef, type Problem, type Value, type Values } from './validation.ts';
 import { $unsaved, guardUnload, mayLeave } from './unsaved.ts';
 import { Control } from './Control.tsx';
 import { Failed, Loading } from '../ui/Status.tsx';
 
 export interface FormDef {
   /** GET Set<Name>: reads the values. Without it the form starts from `blank` (adding a record). */
-  read?: CallName;
+  read?: ShippedCall;
   /** Values a form without `read` starts from. */
   blank?: Values;
   /** POST Get<Name>: writes them. */
-  write: CallName;
+  write: ShippedCall;
   fields: readonly FieldDef[];
   /**
    * A numbered record: a chooser for the number (its range is the write
@@ -91,7 +91,7 @@ export function toValues(reply: object, fields: readonly BoundField[]): Values {
  * message (a toast when the field is not on the form). Other failures are
  * thrown, after the request layer has told the user.
  */
-export async function send(call: CallName, body: Values, fields: readonly BoundField[], retry?: Retry): Promise<Record<string, string> | null> {
+export async function send(call: ShippedCall, body: Values, fields: readonly BoundField[], retry?: Retry): Promise<Record<string, string> | null> {
   const r = await requestGoform(call, body as never, { expect: FIELD_CODES });
   if (r.retvalue === 0) return null;
   if (r.retvalue === retry?.code) return (await confirmAction(i18n._(retry.ask))) ? send(call, { ...body, ...retry.with }, fields) : {};

@@ -13,9 +13,9 @@ import { Field } from '../ui/Field.tsx';
 import { notify } from '../ui/toast.ts';
 import { requestGoform } from '../api/request.ts';
 import { MSG_SUCCESS, messageFor } from '../api/errors.ts';
-import { WEAK_PASSWORD } from '../api/codes.ts';
+import { WEAK_PASSWORD } from '../../contract/codes.ts';
 import { PASSWORD_DIGITS, digitsOnly, validateNew, type NewPassword } from '../form/password.ts';
-import { homePath, safeRedirect } from '../shell/guard.ts';
+import { homePath, safeRedirect } from '../routing/guard.ts';
 import { $session } from '../state/session.ts';
 
 // Device messages shown by the `msg` the device answers: marked for the catalogue.
@@ -40,7 +40,7 @@ export default function Activate() {
       const r = await requestGoform('Activate', { newpwd: form.newpwd }, { expect: [WEAK_PASSWORD] });
       if (r.retvalue === 0) {
         notify('success', i18n._(MSG_SUCCESS));
-        navigate(safeRedirect(new URLSearchParams(search).get('redirect')) ?? homePath($session.get()?.roles ?? []), { replace: true });
+        navigate(safeRedirect(new URLSearchParams(search).get('redirect')) ?? homePath($session.get()?.funs ?? []), { replace: true });
       } else setRefused(messageFor(r.retvalue, r.msg));
     } catch {
       // Said by the request layer; what was typed stays.

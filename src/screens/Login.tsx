@@ -1,6 +1,6 @@
 // Sign-in (SPEC §2, §5): user name and password required; on success the
 // token and function list are stored and the visitor returns to the page
-// they wanted, or to / or /network by their roles.
+// they wanted, or to / or /network by the function list.
 import { useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { i18n } from '@lingui/core';
@@ -8,7 +8,7 @@ import { Field } from '../ui/Field.tsx';
 import { requestGoform } from '../api/request.ts';
 import { messageFor } from '../api/errors.ts';
 import { signIn, takeNotice } from '../state/session.ts';
-import { homePath, safeRedirect } from '../shell/guard.ts';
+import { homePath, safeRedirect } from '../routing/guard.ts';
 import { brand } from '../brand.ts';
 
 export interface LoginForm {
@@ -42,11 +42,11 @@ export default function Login() {
     try {
       const r = await requestGoform('chklogin', { username: form.username.trim(), password: form.password });
       if (r.retvalue === 0 && r.token) {
-        const roles = Array.isArray(r.funs) ? r.funs : [];
-        signIn(r.token, r.name || form.username.trim(), roles);
+        const funs = Array.isArray(r.funs) ? r.funs : [];
+        signIn(r.token, r.name || form.username.trim(), funs);
         const wanted = safeRedirect(new URLSearchParams(search).get('redirect'));
         // A terminal in its factory state: choose the administrator password first (it goes on to the same redirect).
-        navigate(r.activate ? '/activate?' + search : (wanted ?? homePath(roles)), { replace: true });
+        navigate(r.activate ? '/activate?' + search : (wanted ?? homePath(funs)), { replace: true });
         return;
       }
       setFailure(messageFor(r.retvalue, r.msg));

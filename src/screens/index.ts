@@ -4,7 +4,7 @@
 // slow link one request beats twenty, and one gzip stream compresses better
 // than many small ones. A file per menu group was measured and costs about
 // 2 KB more in all (each file repeats what the engine shares). Every route
-// of the layout has an entry (tests/unit/routes.test.ts).
+// of the layout has an entry (tests/console/routes.test.ts).
 import type { ComponentType } from 'react';
 import { Internet, Ethernet, Wireless, CommMode, Security, Cloud, Mqtt } from './network/forms.tsx';
 import ChooseWifi from './network/ChooseWifi.tsx';

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { i18n } from '@lingui/core';
-import { guestRoute } from './guard.ts';
+import { guestRoute } from '../routing/guard.ts';
 import { useResolution } from './resolution.ts';
 import { Lazy } from './Lazy.tsx';
 import Login from '../screens/Login.tsx';

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { i18n } from '@lingui/core';
 import { Dialog } from '../ui/Dialog.tsx';
-import type { ResponseOf } from '../api/contract.ts';
+import type { ResponseOf } from '../../contract/index.ts';
 import { InfoList, useInfo } from '../screens/basic/info.tsx';
 
 type Info = ResponseOf<'SetInfoParam'>;

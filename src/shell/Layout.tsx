@@ -3,21 +3,21 @@
 // breadcrumb's and the document title's); screens head their parts with h2.
 import { useEffect } from 'react';
 import { i18n } from '@lingui/core';
-import type { FlatRoute } from './routes.ts';
+import type { FlatRoute } from '../routing/routes.ts';
 import { Sidebar } from './Sidebar.tsx';
 import { TopBar } from './TopBar.tsx';
 import { SCREENS } from '../screens/index.ts';
 import { ConfirmHost } from '../ui/confirm.tsx';
 import { useStore } from '../state/use-store.ts';
 import { $drawerOpen, $mobile, $sidebarOpen } from '../state/ui.ts';
-import { startFunctionRefresh } from '../state/functions.ts';
+import { startFunsRefresh } from '../api/funs.ts';
 export function Layout({ route }: { route: FlatRoute }) {
   // Every screen inside the layout has an entry (a unit test checks it).
   const Screen = SCREENS[route.title];
   const open = useStore($sidebarOpen);
   const mobile = useStore($mobile);
   const drawer = useStore($drawerOpen);
-  useEffect(() => startFunctionRefresh(), []);
+  useEffect(() => startFunsRefresh(), []);
   const cls = ['layout', mobile ? (drawer ? 'drawer-open' : 'drawer-closed') : open ? 'expanded' : 'collapsed'];
   return (
     <div className={cls.join(' ')}>

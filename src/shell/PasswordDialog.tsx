@@ -8,7 +8,7 @@ import { Field } from '../ui/Field.tsx';
 import { notify } from '../ui/toast.ts';
 import { requestGoform } from '../api/request.ts';
 import { MSG_SUCCESS, messageFor } from '../api/errors.ts';
-import { WEAK_PASSWORD } from '../api/codes.ts';
+import { WEAK_PASSWORD } from '../../contract/codes.ts';
 import { useStore } from '../state/use-store.ts';
 import { $session } from '../state/session.ts';
 import { PASSWORD_DIGITS, digitsOnly, validateNew, type NewPassword } from '../form/password.ts';

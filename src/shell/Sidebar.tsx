@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
-import { visibleMenu, type FlatRoute } from './routes.ts';
+import { visibleMenu, type FlatRoute } from '../routing/routes.ts';
 import { InfoDialog } from './InfoDialog.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { useStore } from '../state/use-store.ts';
@@ -17,7 +17,7 @@ export function Sidebar({ route }: { route: FlatRoute }) {
   const expanded = open || mobile;
   const [openGroup, setOpenGroup] = useState<string | undefined>(route.parent?.path);
   const [info, setInfo] = useState(false);
-  const menu = visibleMenu(session?.roles ?? []);
+  const menu = visibleMenu(session?.funs ?? []);
   return (
     <aside className="sidebar" id="sidebar" hidden={mobile && !drawer}>
       <div className="brand">{brand.logo ? <img src={brand.logo} alt={brand.title} /> : brand.title}</div>

@@ -2,7 +2,7 @@
 // groups open their first screen, unknown paths go to /404, screens sit in
 // the layout, the hidden service routes and the 404 page stand alone.
 import { i18n } from '@lingui/core';
-import { resolveRoute } from './routes.ts';
+import { resolveRoute } from '../routing/routes.ts';
 import { useResolution } from './resolution.ts';
 import { Layout } from './Layout.tsx';
 import NotFound from '../screens/NotFound.tsx';

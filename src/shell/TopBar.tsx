@@ -1,5 +1,5 @@
 import { i18n } from '@lingui/core';
-import type { FlatRoute } from './routes.ts';
+import type { FlatRoute } from '../routing/routes.ts';
 import { UserMenu } from './UserMenu.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { useStore } from '../state/use-store.ts';

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { brand } from '../brand.ts';
-import type { Resolution } from './guard.ts';
+import type { Resolution } from '../routing/guard.ts';
 
 /** Follow a resolution's redirect (replacing the history entry) and title the page. */
 export function useResolution(res: Resolution, title: string): void {

@@ -1,9 +1,9 @@
 // Stands in for @lingui/core in the bundle and the unit tests (the alias in
-// build/bundle.ts and tests/unit/hooks.mjs): the source keeps Lingui's API and
+// build/bundle.ts and tests/support/hooks.mjs): the source keeps Lingui's API and
 // types, and ships only the part of it the console uses: catalogues compiled by
 // `lingui compile` (text, {name} values, plurals with #), i18n.number and
 // i18n.date by the browser's Intl, the locale first and English after it, as
-// Lingui does. tests/unit/lingui-shim.test.ts renders every message of every
+// Lingui does. tests/console/lingui-shim.test.ts renders every message of every
 // locale with this and with Lingui and compares.
 import type { I18n, Messages } from '@lingui/core';
 

@@ -1,11 +1,13 @@
 // Session state (SPEC §3 Session, §4): token in the Admin-Token cookie, the
-// device function list ("roles") in the sever-role cookie, the user name in
-// local storage (the modify-password dialog reads it back, SPEC §5).
+// device function list (funs, the sign-in reply's word) in the sever-role
+// cookie, the user name in local storage (the modify-password dialog reads it
+// back, SPEC §5). Below the request layer: it imports nothing of src/api/.
 import { atom } from 'nanostores';
 import { readCookie, removeCookie, writeCookie } from './cookies.ts';
 
 export const TOKEN_COOKIE = 'Admin-Token';
-export const ROLE_COOKIE = 'sever-role';
+/** The function list's cookie: SPEC §9 names it, so the name stays. */
+export const FUNS_COOKIE = 'sever-role';
 export const NAME_KEY = 'console.user';
 /** Where a forced logout leaves its reason for the sign-in page, across the reload. */
 const NOTICE = 'console.notice';
@@ -13,10 +15,11 @@ const NOTICE = 'console.notice';
 export interface Session {
   token: string;
   name: string;
-  roles: string[];
+  /** The device function list: the menu keys the sidebar shows (SPEC §2). */
+  funs: string[];
 }
 
-function parseRoles(raw: string | undefined): string[] {
+function parseFuns(raw: string | undefined): string[] {
   if (!raw) return [];
   try {
     const v: unknown = JSON.parse(raw);
@@ -29,31 +32,31 @@ function parseRoles(raw: string | undefined): string[] {
 function readSession(): Session | null {
   const token = readCookie(TOKEN_COOKIE);
   if (!token) return null;
-  return { token, name: localStorage.getItem(NAME_KEY) ?? '', roles: parseRoles(readCookie(ROLE_COOKIE)) };
+  return { token, name: localStorage.getItem(NAME_KEY) ?? '', funs: parseFuns(readCookie(FUNS_COOKIE)) };
 }
 
 export const $session = atom<Session | null>(readSession());
 /** Set by response code 11003 (SPEC §4). */
 export const $superLogin = atom(false);
 
-export function signIn(token: string, name: string, roles: string[]): void {
+export function signIn(token: string, name: string, funs: string[]): void {
   sessionStorage.removeItem(NOTICE);
   writeCookie(TOKEN_COOKIE, token);
-  writeCookie(ROLE_COOKIE, JSON.stringify(roles));
+  writeCookie(FUNS_COOKIE, JSON.stringify(funs));
   localStorage.setItem(NAME_KEY, name);
-  $session.set({ token, name, roles });
+  $session.set({ token, name, funs });
 }
 
-export function setRoles(roles: string[]): void {
+export function setFuns(funs: string[]): void {
   const s = $session.get();
   if (!s) return;
-  writeCookie(ROLE_COOKIE, JSON.stringify(roles));
-  $session.set({ ...s, roles });
+  writeCookie(FUNS_COOKIE, JSON.stringify(funs));
+  $session.set({ ...s, funs });
 }
 
 export function clearSession(): void {
   removeCookie(TOKEN_COOKIE);
-  removeCookie(ROLE_COOKIE);
+  removeCookie(FUNS_COOKIE);
   $session.set(null);
   $superLogin.set(false);
 }

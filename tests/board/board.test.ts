@@ -1,11 +1,11 @@
-// The virtual terminal board (hil/board/): Debian's kernel on QEMU with the
+// The virtual terminal board (board/): Debian's kernel on QEMU with the
 // project's initramfs, booted once for the suite. On ttyS0, signed in with
 // the board profile's user and password: the kernel is Debian's, /data is
 // the ext4 virtio disk, mounted. Over the forwarded port: lighttpd serves
 // the console from the release on /data, and /goform/ reaches the simulated
 // API through guestfwd. And the guest reaches nothing else (restrict=on).
 // Prints the boot time: QEMU's start to the login prompt.
-//   node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/board '\.test\.ts$'
+//   node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/board '\.test\.ts$'
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
@@ -14,16 +14,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { openTcpLink, type ByteLink } from '../../hil/link.ts';
-import type { BoardFiles } from '../../hil/board/board.ts';
-import type { Board } from '../../hil/board/qemu.ts';
-import { BOARD_LAYOUT } from '../../hil/board/initramfs.ts';
-import { kernelPackage, kernelRelease } from '../../hil/board/packages.ts';
-import { startBoardTerminal, type BoardTerminal } from '../../hil/board/start.ts';
-import type { Simulator } from '../../hil/simulator/server.ts';
+import { openTcpLink, type ByteLink } from '../../serial/link.ts';
+import type { BoardFiles } from '../../board/board.ts';
+import type { Board } from '../../board/qemu.ts';
+import { BOARD_LAYOUT } from '../../board/initramfs.ts';
+import { kernelPackage, kernelRelease } from '../../board/packages.ts';
+import { startBoardTerminal, type BoardTerminal } from '../../board/start.ts';
+import type { Simulator } from '../../simulator/server.ts';
 import { HOST_REFUSED } from '../../build/serving.ts';
-import { TEST_ADMIN } from '../admin.ts';
-import { raw } from '../raw-http.ts';
+import { TEST_ADMIN } from '../../hil/admin.ts';
+import { raw } from '../support/raw-http.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BRAND = 'ia';
@@ -194,7 +194,7 @@ test('the access file follows RestParam (the firmware\'s part, /etc/init.d/S70fi
 function hil(args: string[]): Promise<{ code: number | null; out: string }> {
   const suites = args.includes('--grep') ? [] : ['--no-suites'];
   return new Promise((res) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'hil/cli.ts'), '--serial', board.serialUrl, '--url', board.url, '--profile', 'board', '--brand', BRAND, ...suites, '--report', join(dir, 'hil-report'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'hil/cli.ts'), '--serial', board.serialUrl, '--url', board.url, '--console-profile', 'board', '--brand', BRAND, ...suites, '--report', join(dir, 'hil-report'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

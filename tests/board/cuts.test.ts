@@ -1,21 +1,18 @@
-// Power cuts on the virtual board (hil/board/cuts.ts): three flashes, each
+// Power cuts on the virtual board (board/cuts.ts): three flashes, each
 // cut by a SIGKILL of QEMU inside one phase (the transfer, around the swap,
 // the pruning), then a boot on the same disk and the checks: lighttpd serves
 // a complete release, old or new; the factory release and the rollback
 // target are intact; the next flash passes. The 50-cut run is
 // `npm run test:board`.
-//   node --import tsx --import ./tests/unit/register.mjs node_modules/uvu/bin.js tests/board '^cuts\.test\.ts$'
+//   node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/board '^cuts\.test\.ts$'
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { build } from '../../build.ts';
-import { MARKS, compact, commandStart, runCuts, type CutsResult, type Mark } from '../../hil/board/cuts.ts';
-import { prng } from '../../hil/prng.ts';
-import { missingHostTools } from '../../hil/board/packages.ts';
-import { loadTerminalProfile } from '../../hil/profile.ts';
+import { ensureBuilt } from '../../build.ts';
+import { MARKS, compact, commandStart, runCuts, type CutsResult, type Mark } from '../../board/cuts.ts';
+import { prng } from '../../simulator/prng.ts';
+import { missingHostTools } from '../../board/packages.ts';
+import { loadConsoleProfile } from '../../hil/console-profile.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const test = suite('power cuts on the virtual board');
 let r: CutsResult;
 
@@ -26,7 +23,7 @@ test('the PRNG replays from its seed; command lines are found in an echo however
   assert.equal(xs, Array.from({ length: 5 }, () => b()));
   assert.ok(xs.every((x) => x >= 0 && x < 1));
   assert.is.not(prng(27)(), xs[0]);
-  const p = loadTerminalProfile('board');
+  const p = loadConsoleProfile('board');
   assert.is(commandStart(p, 'unpack'), 'mkdir-p/data/www.d/');
   assert.is(commandStart(p, 'readLink'), 'readlink');
   // busybox ash at the last column: a space and a backspace, or a CR and an escape sequence.
@@ -36,7 +33,7 @@ test('the PRNG replays from its seed; command lines are found in an echo however
 test.before(async () => {
   const missing = missingHostTools();
   if (missing) throw new Error(`the board needs: ${missing}`);
-  if (!existsSync(join(ROOT, 'dist/ia/manifest.json'))) await build({ brands: ['ia'] });
+  await ensureBuilt('ia');
 });
 
 test('three cuts, aimed at the transfer, the swap and the pruning: each comes once its phase has begun, none leaves the board broken', async () => {

@@ -4,9 +4,9 @@
 // visitor goes on to the page they wanted; the factory password is gone.
 // /test is open without a session only until then.
 import { test, expect, ADMIN, signIn, expectAccessible, skipOnTerminal } from './fixtures.ts';
-import { loadProfile } from '../../hil/simulator/profile.ts';
+import { loadModel } from '../../simulator/model.ts';
 
-const FACTORY = loadProfile('default').admin;
+const FACTORY = loadModel('default').admin;
 const CHOSEN = '583920';
 
 test.use({ activated: false });

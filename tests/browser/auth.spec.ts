@@ -1,5 +1,5 @@
 // Sign-in, route guard, logout, 404 (SPEC §2, §4, §5).
-import { FUN_REFRESH_MS, FUN_REFRESH_TIMES } from '../../src/api/contract.ts';
+import { FUN_REFRESH_MS, FUN_REFRESH_TIMES } from '../../contract/index.ts';
 import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, withoutFunctions, ON_TERMINAL, RESTART_MS, keepSettings, deviceApi } from './fixtures.ts';
 
 

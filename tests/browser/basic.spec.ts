@@ -23,7 +23,7 @@ import {
   RESTART_MS,
 } from './fixtures.ts';
 import type { Page } from 'playwright/test';
-import { CALLS } from '../../src/api/contract.ts';
+import { CALLS } from '../../contract/index.ts';
 
 /** A Wiegand reader or Bluetooth device of an authorization list. */
 interface Item {

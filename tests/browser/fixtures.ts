@@ -1,16 +1,20 @@
 // Test fixtures: each test gets its own simulated terminal (fresh store,
 // chosen device profile) serving the built console, and an axe-core check.
 import { test as base, expect, type APIRequestContext, type Page } from 'playwright/test';
-import { CALLS, type CallName } from '../../src/api/contract.ts';
+import { CALLS, type CallName } from '../../contract/index.ts';
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
-import { loadProfile, type DeviceProfile } from '../../hil/simulator/profile.ts';
-import { isFrontKind, startFront, type Front } from '../embed/servers.ts';
-import { chromiumHome, extraCaFile } from '../embed/pki.ts';
-import { TEST_ADMIN } from '../admin.ts';
+import { startSimulator, type Simulator } from '../../simulator/server.ts';
+import { loadModel, type DeviceModel } from '../../simulator/model.ts';
+import { isFrontKind, startFront, type Front } from '../../hil/web/servers.ts';
+import { chromiumHome, extraCaFile } from '../../hil/web/pki.ts';
+import { signIn } from '../../hil/browser.ts';
+import { TEST_ADMIN } from '../../hil/admin.ts';
+
+// The sign-in through the login form is the harness's, the bench's too; the specs take it from here with the rest.
+export { signIn };
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
@@ -31,14 +35,14 @@ export interface Terminal {
 
 interface Options {
   profileName: string;
-  profileOverrides: Partial<DeviceProfile>;
+  profileOverrides: Partial<DeviceModel>;
   /** false: the simulated terminal starts in its factory state (not activated; docs/API.md, "Activation"). */
   activated: boolean;
 }
 
 /**
  * FRONT_TLS=1 (with FRONT_SERVER): the console over HTTPS, trusting the tests' own CA
- * (tests/embed/pki.ts), made here in the runner before it starts the workers: they inherit
+ * (hil/web/pki.ts), made here in the runner before it starts the workers: they inherit
  * it, and Node's own calls (the request fixture, fetch) trust it by NODE_EXTRA_CA_CERTS
  * (with any certificates that already named), which Node reads only when a process starts. Chromium trusts it through its NSS database.
  */
@@ -63,8 +67,8 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
     const storeFile = join(mkdtempSync(join(tmpdir(), 'console-e2e-')), 'store.json');
     // SITE_DIR: a build elsewhere than dist/<brand> (parallel work on one checkout).
     const siteDir = process.env.SITE_DIR ?? join(ROOT, 'dist', BRAND);
-    const profile = loadProfile(profileName, profileOverrides);
-    const sim = await startSimulator({ activated: activated ? TEST_ADMIN.password : undefined, siteDir, profile, storeFile });
+    const profile = loadModel(profileName, profileOverrides);
+    const sim = await startSimulator({ activated: activated ? TEST_ADMIN.password : undefined, siteDir, model: profile, storeFile });
     // FRONT_SERVER=lighttpd|nginx|civetweb: the browser talks to that real web server, which hands /goform/ to the simulator.
     const kind = process.env.FRONT_SERVER ?? '';
     if (kind && !isFrontKind(kind)) throw new Error(`FRONT_SERVER=${kind}: use lighttpd, nginx or civetweb`);
@@ -164,12 +168,6 @@ export async function restartThroughApi(url: string): Promise<void> {
   const asked = await apiCall(url, 'RestartMachine', old);
   if (asked.retvalue !== 0) throw new Error(`restart: RestartMachine answered ${JSON.stringify(asked)}`);
   await untilBack(url, old);
-}
-
-export async function signIn(page: Page, user = ADMIN.username, password = ADMIN.password): Promise<void> {
-  await page.getByLabel('User name').fill(user);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /**

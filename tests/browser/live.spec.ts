@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page, Request } from 'playwright/test';
 import { readPo } from '../../build/po.ts';
 import { test, expect, ADMIN, ON_TERMINAL, openSignedIn, expectAccessible, skipOnTerminal, shownTime, readDevice, signIn } from './fixtures.ts';
-import { KIND } from '../../hil/simulator/events.ts';
+import { KIND } from '../../simulator/events.ts';
 
 const PATH = '/advSetting/liveEvents';
 const rows = (page: Page) => page.locator('table.grid tbody tr').filter({ hasNot: page.locator('td[colspan]') });

@@ -18,10 +18,10 @@ import type { Page } from 'playwright/test';
 import { readFileSync } from 'node:fs';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { test, expect, openSignedIn, signIn, expectAccessible, deviceApi, skipOnTerminal, ON_TERMINAL, RESTART_MS, ADMIN } from './fixtures.ts';
-import { loadProfile } from '../../hil/simulator/profile.ts';
-import { makePackage, readSigningKey } from '../../hil/firmware.ts';
-import { PACKAGE } from '../../src/api/maintenance.ts';
-import { TEST_VENDOR_KEY } from '../keys/vendor.ts';
+import { loadModel } from '../../simulator/model.ts';
+import { makePackage, readSigningKey } from '../../contract/firmware.ts';
+import { PACKAGE } from '../../contract/maintenance.ts';
+import { TEST_VENDOR_KEY } from '../support/keys/vendor.ts';
 
 /** A key the device holds: the test key the simulator's profile holds, or on a terminal FIRMWARE_KEY's (else none). */
 const HELD_KEY = !ON_TERMINAL ? TEST_VENDOR_KEY : process.env.FIRMWARE_KEY ? readSigningKey(readFileSync(process.env.FIRMWARE_KEY)) : undefined;
@@ -177,7 +177,7 @@ test('initialization returns settings and users to factory values', { tag: '@lab
   await untilLogin(page);
   // Back in the factory state (docs/API.md, "Activation"): the password chosen is gone, the factory credential only activates.
   expect((await (await request.post(`${terminal.url}/goform/chklogin`, { data: ADMIN })).json()).retvalue).toBe(40302);
-  const factoryLogin = await (await request.post(`${terminal.url}/goform/chklogin`, { data: loadProfile('default').admin })).json();
+  const factoryLogin = await (await request.post(`${terminal.url}/goform/chklogin`, { data: loadModel('default').admin })).json();
   expect(factoryLogin.activate).toBe(1);
   const activated = await request.post(`${terminal.url}/goform/Activate`, { headers: { 'X-Token': factoryLogin.token }, data: { newpwd: ADMIN.password } });
   expect((await activated.json()).retvalue).toBe(0);

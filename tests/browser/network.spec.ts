@@ -14,8 +14,8 @@
 // range, skip there.
 import type { APIRequestContext, Page } from 'playwright/test';
 import { test, expect, openSignedIn, signIn, restartAndSignIn, expectAccessible, skipOnTerminal, deviceApi, readDevice, other, narrowReplies, ON_TERMINAL, RESTART_MS, type Terminal } from './fixtures.ts';
-import type { CallName } from '../../src/api/contract.ts';
-import { SCAN_FAILED } from '../../src/api/codes.ts';
+import type { CallName } from '../../contract/index.ts';
+import { SCAN_FAILED } from '../../contract/codes.ts';
 
 type Json = Record<string, unknown>;
 

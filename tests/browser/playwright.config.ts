@@ -1,9 +1,9 @@
-// Browser tests: Debian's Chromium (never a downloaded browser) driven by
-// Playwright against the simulated terminal, or against a real terminal when
-// TERMINAL_URL is set (the hardware-in-loop harness does that).
+// Browser tests: Debian's Chromium (never a downloaded browser, launched as
+// hil/browser.ts says) driven by Playwright against the simulated terminal, or
+// against a real terminal when TERMINAL_URL is set (the hardware-in-loop
+// harness does that).
 import { defineConfig } from 'playwright/test';
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_LAUNCH, VIEWPORT } from '../../hil/browser.ts';
 
 export default defineConfig({
   testDir: '.',
@@ -24,11 +24,8 @@ export default defineConfig({
   outputDir: '../../test-results',
   use: {
     browserName: 'chromium',
-    launchOptions: {
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    },
-    viewport: { width: 1280, height: 800 },
+    launchOptions: CHROMIUM_LAUNCH,
+    viewport: VIEWPORT,
     screenshot: 'only-on-failure',
     trace: 'off',
   },

@@ -225,7 +225,7 @@ async function reportOf(api: Api, userId: string, start: string, end: string): P
   });
 }
 
-/** Date, FirstIn, LastOut, InTime, OutTime, Late, Early of user 1, 2 to 6 November 2026, computed by hand (see the fixture in hil/simulator/areas/records.ts). */
+/** Date, FirstIn, LastOut, InTime, OutTime, Late, Early of user 1, 2 to 6 November 2026, computed by hand (see the fixture in simulator/areas/records.ts). */
 const REPORT_WEEK: string[][] = [
   // 08:57 and 18:04: on time, and not early.
   ['2026-11-02', '08:57', '18:04', '09:00', '18:00', '0', '0'],

@@ -1,4 +1,4 @@
-// Every route of the routes table (src/shell/routes.ts, hidden ones too), in
+// Every route of the routes table (src/routing/routes.ts, hidden ones too), in
 // one page by client-side navigation: each screen's structure for assistive
 // technology (one main landmark, one h1: in the layout the route's title),
 // checked with axe, and at a phone's width (375 px) no screen wider than the
@@ -10,11 +10,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright/test';
 import { readPo } from '../../build/po.ts';
-import { MENU, STANDALONE, allowedBy } from '../../src/shell/routes.ts';
+import { MENU, STANDALONE, allowedBy } from '../../src/routing/routes.ts';
 import { test, expect, openSignedIn } from './fixtures.ts';
 
 // The function-list cookie (src/state/session.ts, which reads cookies as it loads: not for Node).
-const ROLE_COOKIE = 'sever-role';
+const FUNS_COOKIE = 'sever-role';
 // Evaluated, not added as a <script>: the console's Content-Security-Policy blocks inline scripts.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PROBE = join(import.meta.dirname, '../../bench/probe.js');
@@ -29,7 +29,7 @@ interface Walked {
 
 /** Screens inside the layout the device's function list allows (hidden ones too), then the standalone ones but the login page. */
 async function routesOf(page: Page): Promise<Walked[]> {
-  const cookie = (await page.context().cookies()).find((c) => c.name === ROLE_COOKIE);
+  const cookie = (await page.context().cookies()).find((c) => c.name === FUNS_COOKIE);
   const funs = JSON.parse(decodeURIComponent(cookie?.value ?? '[]')) as string[];
   const out: Walked[] = [];
   for (const group of MENU)

@@ -5,7 +5,7 @@
 // reported, index.html carries the policy as its first <head> element with
 // the hashes of its own inline script and style, and the server sends it as
 // a header with frame-ancestors and X-Frame-Options (the simulator and the
-// real servers of tests/embed; build/serving.ts writes the policy).
+// real servers of tests/servers; build/serving.ts writes the policy).
 import type { Page } from 'playwright/test';
 import { createHash } from 'node:crypto';
 import { test, expect, openSignedIn } from './fixtures.ts';

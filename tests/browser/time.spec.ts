@@ -7,7 +7,7 @@
 // on a terminal too.
 import { test, expect, ADMIN, openSignedIn, expectAccessible, deviceApi, readDevice, other, keepSettings, type Terminal } from './fixtures.ts';
 import type { APIRequestContext, Locator, Page } from 'playwright/test';
-import { CALLS } from '../../src/api/contract.ts';
+import { CALLS } from '../../contract/index.ts';
 
 type Json = Record<string, unknown>;
 const WRITES = CALLS.GetDateTimeParam.request;

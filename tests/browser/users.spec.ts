@@ -11,7 +11,7 @@
 // the one that times out runs: no one comes, and the terminal gives up.
 import type { Page } from 'playwright/test';
 import ExcelJS from 'exceljs';
-import { encodePng } from '../../hil/png.ts';
+import { encodePng } from '../../simulator/png.ts';
 import { readFileSync } from 'node:fs';
 import { test, expect, openSignedIn, signIn, expectAccessible, skipOnTerminal, deviceApi, entries, ON_TERMINAL, RESTART_MS } from './fixtures.ts';
 

@@ -1,7 +1,7 @@
-// Helpers for the console tests: a client that signs in on the simulated
-// terminal's serial console and runs commands, and small fixtures.
+// Helpers for the serial console's tests (console.test.ts): a client that signs
+// in on the simulated terminal's serial console and runs commands, and small fixtures.
 import { readFileSync, readdirSync } from 'node:fs';
-import type { ByteLink } from '../../hil/link.ts';
+import type { ByteLink } from '../../serial/link.ts';
 
 export const T = 5000;
 

@@ -8,20 +8,20 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { openSerialLink, openTcpLink, type ByteLink } from '../../hil/link.ts';
-import { writeTar } from '../../hil/tar.ts';
-import { CONSOLE_CREDENTIALS, startConsole, type ConsoleServer } from '../../hil/simulator/console.ts';
-import { SandboxShell } from '../../hil/simulator/shell.ts';
-import { resolveIn, siteDirOf } from '../../hil/simulator/shell/sandbox.ts';
-import type { ShellIO } from '../../hil/simulator/shell/command.ts';
-import { startSimulator, type Simulator } from '../../hil/simulator/server.ts';
-import { loadProfile } from '../../hil/simulator/profile.ts';
+import { openSerialLink, openTcpLink, type ByteLink } from '../../serial/link.ts';
+import { writeTar } from '../../serial/tar.ts';
+import { CONSOLE_CREDENTIALS, startConsole, type ConsoleServer } from '../../simulator/console.ts';
+import { SandboxShell } from '../../simulator/shell.ts';
+import { resolveIn, siteDirOf } from '../../simulator/shell/sandbox.ts';
+import type { ShellIO } from '../../simulator/shell/command.ts';
+import { startSimulator, type Simulator } from '../../simulator/server.ts';
+import { loadModel } from '../../simulator/model.ts';
 import { ConsoleClient, T, processesWith, snapshot, sleep, waitFor } from './console-helpers.ts';
-import { TEST_ADMIN } from '../admin.ts';
+import { TEST_ADMIN } from '../../hil/admin.ts';
 
 const HERE = import.meta.dirname;
-const hasYmodem = existsSync(resolve(HERE, '../../hil/ymodem.ts'));
-const ymodem = () => import('../../hil/ymodem.ts');
+const hasYmodem = existsSync(resolve(HERE, '../../serial/ymodem-send.ts'));
+const ymodem = () => import('../../serial/ymodem-send.ts');
 
 /** A site folder the simulator serves: manifest.json and index.html.gz. */
 function site(text: string): { name: string; data: Buffer }[] {
@@ -40,7 +40,7 @@ async function page(sim: Simulator): Promise<string> {
 }
 
 // ---------------------------------------------------------------------------
-const tcp = suite('console over TCP');
+const tcp = suite('the simulated serial console over TCP');
 const st = {} as { base: string; root: string; con: ConsoleServer; sim: Simulator; restarts: string[]; link: ByteLink; c: ConsoleClient };
 
 tcp.before(async () => {
@@ -50,7 +50,7 @@ tcp.before(async () => {
   mkdirSync(join(st.root, 'www.d', 'factory'), { recursive: true });
   for (const f of site('FACTORY')) writeFileSync(join(st.root, 'www.d', 'factory', f.name), f.data);
   st.restarts = [];
-  st.sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir: join(st.root, 'www'), storeFile: join(st.base, 'store.json'), profile: loadProfile('default') });
+  st.sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir: join(st.root, 'www'), storeFile: join(st.base, 'store.json'), model: loadModel('default') });
   st.con = await startConsole({
     root: st.root,
     hostname: 'term1',
@@ -265,7 +265,7 @@ tcp('sha256sum prints what node:crypto computes', async () => {
 
 tcp('rb receives a file sent with ymodemSend', async () => {
   if (!hasYmodem) {
-    console.log('  (skipped: hil/ymodem.ts is not there yet)');
+    console.log('  (skipped: serial/ymodem-send.ts is not there yet)');
     return;
   }
   const { ymodemSend } = await ymodem();
@@ -330,9 +330,9 @@ tcp('exit goes back to the login prompt; a second connection has its own session
 });
 
 // ---------------------------------------------------------------------------
-const unit = suite('SandboxShell exit statuses');
+const statuses = suite('SandboxShell exit statuses');
 
-unit('statuses as busybox ash gives them', async () => {
+statuses('statuses as busybox ash gives them', async () => {
   const base = mkdtempSync(join(tmpdir(), 'console-shell-'));
   try {
     let out = '';
@@ -357,7 +357,7 @@ unit('statuses as busybox ash gives them', async () => {
 });
 
 // ---------------------------------------------------------------------------
-const pty = suite('console over the socat pty');
+const pty = suite('the simulated serial console over the socat pty');
 
 pty('login, commands and rb over the pty; socat comes back after it dies; close() cleans up', async () => {
   const base = mkdtempSync(join(tmpdir(), 'console-pty-test-'));
@@ -435,5 +435,5 @@ pty('without socat: one line saying what to install', async () => {
 });
 
 tcp.run();
-unit.run();
+statuses.run();
 pty.run();

@@ -8,14 +8,14 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { readTar, safeName, writeTar } from '../../hil/tar.ts';
+import { readTar, safeName, writeTar } from '../../serial/tar.ts';
 import { makeImage } from '../../hil/image.ts';
-import { fill, loadTerminalProfile } from '../../hil/profile.ts';
+import { fill, loadConsoleProfile } from '../../hil/console-profile.ts';
 import { checkReply, summarize } from '../../hil/conformance.ts';
 import { verifyServed, waitForHttp } from '../../hil/verify.ts';
 import { readJunit } from '../../hil/report.ts';
-import { startSimulator } from '../../hil/simulator/server.ts';
-import { TEST_ADMIN } from '../admin.ts';
+import { startSimulator } from '../../simulator/server.ts';
+import { TEST_ADMIN } from '../../hil/admin.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'hil-'));
 
@@ -73,7 +73,7 @@ test('image: the dist folder as one reproducible archive, release named by versi
 });
 
 test('profile: the default fits a busybox terminal; a partial profile inherits; bad ones are refused', () => {
-  const p = loadTerminalProfile();
+  const p = loadConsoleProfile();
   assert.is(p.user, 'root');
   assert.match('terminal login: ', new RegExp(p.prompts.login, 'm'));
   assert.match('/tmp # ', new RegExp(p.prompts.shell, 'm'));
@@ -84,18 +84,18 @@ test('profile: the default fits a busybox terminal; a partial profile inherits; 
   assert.is(p.keepReleases, 3);
   const dir = tmp();
   writeFileSync(join(dir, 'mine.json'), JSON.stringify({ prompts: { shell: '=> $' }, commands: { restartWeb: 'killall -HUP httpd' } }));
-  const mine = loadTerminalProfile(join(dir, 'mine.json'));
+  const mine = loadConsoleProfile(join(dir, 'mine.json'));
   assert.is(mine.prompts.shell, '=> $');
   assert.is(mine.prompts.login, p.prompts.login);
   assert.is(mine.commands.restartWeb, 'killall -HUP httpd');
   assert.is(mine.commands.receive, p.commands.receive);
   writeFileSync(join(dir, 'bad.json'), JSON.stringify({ prompts: { shell: '([' } }));
-  assert.throws(() => loadTerminalProfile(join(dir, 'bad.json')), /not a regular expression/);
-  assert.throws(() => loadTerminalProfile('nope'), /no terminal profile/);
+  assert.throws(() => loadConsoleProfile(join(dir, 'bad.json')), /not a regular expression/);
+  assert.throws(() => loadConsoleProfile('nope'), /no terminal profile/);
   writeFileSync(join(dir, 'old.json'), JSON.stringify({ commands: { install: 'rm -rf /www.d/{release} && tar ...' } }));
-  assert.throws(() => loadTerminalProfile(join(dir, 'old.json')), /commands\.install is gone/);
+  assert.throws(() => loadConsoleProfile(join(dir, 'old.json')), /commands\.install is gone/);
   writeFileSync(join(dir, 'keep.json'), JSON.stringify({ keepReleases: 1 }));
-  assert.throws(() => loadTerminalProfile(join(dir, 'keep.json')), /keepReleases must be 2 or more/);
+  assert.throws(() => loadConsoleProfile(join(dir, 'keep.json')), /keepReleases must be 2 or more/);
 });
 
 test('arguments, inventory and shards', async () => {
@@ -109,11 +109,15 @@ test('arguments, inventory and shards', async () => {
   assert.is(cli.parseArgs(['--serial', 'x', '--url', 'y', '--rollback']).rollback, true);
   assert.is(cli.parseArgs(['--simulate', '--protocol', 'ymodem']).protocol, 'ymodem');
   assert.throws(() => cli.parseArgs(['--simulate', '--protocol', 'kermit']), /--protocol takes zmodem or ymodem/);
-  // --board: a virtual board of its own, with the board's profile unless one is named; --fresh only with it.
+  // --board: a virtual board of its own, with the board's console profile unless one is named; --fresh only with it.
   const board = cli.parseArgs(['--board', '--fresh']);
-  assert.equal([board.board, board.fresh, board.profile], [true, true, 'board']);
-  assert.is(cli.parseArgs(['--board', '--profile', 'mine.json']).profile, 'mine.json');
-  assert.is(cli.parseArgs(['--simulate']).profile, 'default');
+  assert.equal([board.board, board.fresh, board.consoleProfile], [true, true, 'board']);
+  assert.is(cli.parseArgs(['--board', '--console-profile', 'mine.json']).consoleProfile, 'mine.json');
+  assert.is(cli.parseArgs(['--simulate']).consoleProfile, 'default');
+  // --model is the simulated terminal's device model; --profile (two meanings before issue 32) is no option.
+  assert.is(cli.parseArgs(['--simulate', '--model', 'lite']).model, 'lite');
+  assert.throws(() => cli.parseArgs(['--simulate', '--profile', 'lite']), /^unknown option --profile \(use --serial, .*--console-profile, .*--model, /);
+  assert.throws(() => cli.parseArgs(['--serial']), /--serial needs a value/);
   assert.throws(() => cli.parseArgs(['--board', '--simulate']), /exactly one/);
   assert.throws(() => cli.parseArgs(['--simulate', '--fresh']), /--fresh goes with --board/);
   const list = [1, 2, 3, 4, 5, 6, 7];
@@ -254,14 +258,14 @@ test('releases: folder names sort by time; pruning keeps the newest, the live on
 });
 
 test('prompts: terminal control sequences around a prompt do not hide it (busybox ash asks ESC[6n after each)', async () => {
-  const { withoutControls, streamLink } = await import('../../hil/link.ts');
+  const { withoutControls, streamLink } = await import('../../serial/link.ts');
   assert.equal(withoutControls('/tmp # \x1b[6n').text, '/tmp # ');
   assert.equal(withoutControls('\x1b]0;root@t: ~\x07\x1b[1;32mroot\x1b[0m:~$ ').text, 'root:~$ ');
   const { PassThrough } = await import('node:stream');
   const s = new PassThrough();
   const link = streamLink(s);
   s.write(Buffer.from('HIL_OK\r\n\x1b[1m/tmp # \x1b[6nrest'));
-  const p = loadTerminalProfile();
+  const p = loadConsoleProfile();
   assert.is(await link.expect(/^HIL_(OK|FAIL)\r?$/m, 500), 'HIL_OK\r');
   assert.is(await link.expect(new RegExp(p.prompts.shell, 'm'), 200).then(() => 'prompt', () => 'none'), 'none', 'text after the prompt: not a prompt yet');
   const t = new PassThrough();

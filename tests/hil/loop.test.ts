@@ -11,8 +11,8 @@ import { runTerminal } from '../../hil/harness.ts';
 import { startSimulatedTerminal } from '../../hil/simulate.ts';
 import { makeImage } from '../../hil/image.ts';
 import { verifyServed } from '../../hil/verify.ts';
-import type { ByteLink } from '../../hil/link.ts';
-import { build } from '../../build.ts';
+import type { ByteLink } from '../../serial/link.ts';
+import { ensureBuilt } from '../../build.ts';
 import { defaultBrand } from '../../build/project.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -75,7 +75,7 @@ test('a transfer cut off half way: a clear error, the old console still serves, 
 
     // The second flash is another brand, so old and new consoles differ file for file.
     const other = BRAND === 'nice' ? 'sdh' : 'nice';
-    if (!existsSync(join(ROOT, 'dist', other, 'manifest.json'))) await build({ brands: [other], quiet: true, extract: false });
+    await ensureBuilt(other, { quiet: true, extract: false });
     const half = Math.floor(makeImage(join(ROOT, 'dist', other)).data.length / 2);
     const cut = await runTerminal(
       { ...target, name: 'cut', brand: other },

@@ -7,15 +7,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from '../../build.ts';
+import { ensureBuilt } from '../../build.ts';
 import { defaultBrand } from '../../build/project.ts';
 import { rollbackTerminal, runTerminal, type RunOptions } from '../../hil/harness.ts';
 import type { TerminalResult, TerminalTarget } from '../../hil/result.ts';
 import { makeImage } from '../../hil/image.ts';
 import { fetchRaw } from '../../hil/verify.ts';
-import { guarded, type Scope } from './ymodem-harness.ts';
+import { guarded, type Scope } from '../../hil/paced-line.ts';
 import { parseXml } from './xml.ts';
 import { loseLastAck, missing, startShellTerminal, type ShellKind, type ShellTerminal } from './real-shell.ts';
 
@@ -24,7 +24,7 @@ const BRAND = defaultBrand();
 const SITE = join(ROOT, 'dist', BRAND);
 
 async function site(): Promise<string> {
-  if (!existsSync(join(SITE, 'manifest.json'))) await build({ brands: [BRAND], quiet: true });
+  await ensureBuilt(BRAND, { quiet: true });
   return SITE;
 }
 
@@ -159,7 +159,7 @@ if (!missing('bash')) {
     guarded(120_000, async (scope) => {
       const t = await startShellTerminal(scope, 'bash', await site(), { baud: 460800 }); // slow enough to stop half way, quick enough for npm test
       const report = scope.tmpdir('shell-report-');
-      const child = spawn(process.execPath, ['--import', 'tsx', 'hil/cli.ts', '--serial', t.serial, '--url', t.url, '--profile', t.profile, '--brand', BRAND, '--no-suites', '--protocol', 'ymodem', '--name', 'cut', '--report', report], {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'hil/cli.ts', '--serial', t.serial, '--url', t.url, '--console-profile', t.profile, '--brand', BRAND, '--no-suites', '--protocol', 'ymodem', '--name', 'cut', '--report', report], {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -9,12 +9,12 @@ import { chownSync, chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } f
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { startSimulator } from '../../hil/simulator/server.ts';
-import { loadProfile } from '../../hil/simulator/profile.ts';
+import { startSimulator } from '../../simulator/server.ts';
+import { loadModel } from '../../simulator/model.ts';
 import { startFaultShim, type FaultShimOptions } from '../../hil/fault-shim.ts';
-import { startFront } from '../embed/servers.ts';
-import { ptyPair, serialStream, startProcess, type Scope } from './ymodem-harness.ts';
-import { TEST_ADMIN } from '../admin.ts';
+import { startFront } from '../../hil/web/servers.ts';
+import { ptyPair, serialStream, startProcess, type Scope } from '../../hil/paced-line.ts';
+import { TEST_ADMIN } from '../../hil/admin.ts';
 
 export type ShellKind = 'bash' | 'ash';
 
@@ -83,7 +83,7 @@ function running(socat: number, name: string): number[] {
 
 /** Start the stand-in terminal; the scope stops everything. `line`: put the fault shim between the harness and the console. */
 export async function startShellTerminal(scope: Scope, kind: ShellKind, siteDir: string, line?: FaultShimOptions, keepReleases = 2): Promise<ShellTerminal> {
-  const sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir, profile: loadProfile('default'), storeFile: join(scope.tmpdir('shell-sim-'), 'store.json') });
+  const sim = await startSimulator({ activated: TEST_ADMIN.password, siteDir, model: loadModel('default'), storeFile: join(scope.tmpdir('shell-sim-'), 'store.json') });
   scope.defer('stop the simulator', () => sim.close());
   const front = await startFront('lighttpd', siteDir, new URL(sim.url).host);
   scope.defer('stop lighttpd', () => front.close());

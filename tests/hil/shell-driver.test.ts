@@ -6,8 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Duplex } from 'node:stream';
-import { streamLink } from '../../hil/link.ts';
-import { loadTerminalProfile } from '../../hil/profile.ts';
+import { streamLink } from '../../serial/link.ts';
+import { loadConsoleProfile } from '../../hil/console-profile.ts';
 import { ConsoleError, QUESTION, ShellDriver } from '../../hil/shell-driver.ts';
 
 /**
@@ -48,7 +48,7 @@ function scriptedConsole(reply: (line: string) => string[]) {
     }
   };
   const link = streamLink(stream);
-  const profile = { ...loadTerminalProfile('default'), timeouts: { promptMs: 2000, commandMs: 20_000, transferStartMs: 2000, httpMs: 2000 } };
+  const profile = { ...loadConsoleProfile('default'), timeouts: { promptMs: 2000, commandMs: 20_000, transferStartMs: 2000, httpMs: 2000 } };
   const driver = new ShellDriver(link, profile);
   return { driver, link, typed };
 }
@@ -126,7 +126,7 @@ function receiverMidBlock(quietMs: number) {
     },
   });
   const link = streamLink(stream);
-  const driver = new ShellDriver(link, { ...loadTerminalProfile('default'), timeouts: { promptMs: 2000, commandMs: 2000, transferStartMs: 2000, httpMs: 2000 } });
+  const driver = new ShellDriver(link, { ...loadConsoleProfile('default'), timeouts: { promptMs: 2000, commandMs: 2000, transferStartMs: 2000, httpMs: 2000 } });
   return { driver, link, state: () => state, stop: () => clearTimeout(timer) };
 }
 

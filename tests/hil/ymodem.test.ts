@@ -5,7 +5,7 @@
 // waits a second before each 'C', and after a bad block it needs a quiet
 // second (two when a byte was lost) before it NAKs, and our sender then waits
 // a quarter of a second (more than a second after a second NAK in a row: see
-// hil/ymodem.ts). The 256 KiB transfer to rb through the faulty shim
+// serial/ymodem-send.ts). The 256 KiB transfer to rb through the faulty shim
 // therefore takes about 50 s here, idle; it runs in the
 // background (its own pty pairs, processes and time limit) while the other
 // tests run, and the last test checks its result. The throughput tests run
@@ -19,16 +19,19 @@ import * as assert from 'uvu/assert';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
-import { ymodemReceive, ymodemSend, type YmodemProgress } from '../../hil/ymodem.ts';
+import { ymodemReceive } from '../../serial/ymodem-receive.ts';
+import { ymodemSend } from '../../serial/ymodem-send.ts';
+import { baseName, crc16Xmodem, type TransferProgress } from '../../serial/transfer.ts';
 import {
   ACK, CPMEOF, CRC_C, EOT, NAK, SOH, STX,
-  YmodemError, baseName, crc16Xmodem, endOfBatchBlock, frameBlock, headerBlock, parseBlock0,
-} from '../../hil/ymodem/frame.ts';
+  YmodemError, endOfBatchBlock, frameBlock, headerBlock, parseBlock0,
+} from '../../serial/ymodem/frame.ts';
 import { startFaultShim } from '../../hil/fault-shim.ts';
 import {
-  FAULTS, RB_TIMEOUT, THROUGHPUT_PAYLOAD, checkProgress, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, rateToOurs, rateToRb, sameFiles, sameOnDisk,
-  rejection, seededBytes, seenC, serialLink, shimmed, startOnTty, withTimeout, type Rate,
-} from './ymodem-harness.ts';
+  RB_TIMEOUT, THROUGHPUT_PAYLOAD, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, rateToOurs, rateToRb,
+  seededBytes, seenC, serialLink, shimmed, startOnTty, withTimeout, type Rate,
+} from '../../hil/paced-line.ts';
+import { FAULTS, checkProgress, rejection, sameFiles, sameOnDisk } from './transfer-checks.ts';
 
 const only = process.env.YMODEM_TEST;
 const times = !!process.env.YMODEM_TIMES;
@@ -280,7 +283,7 @@ test(
         const link = await serialLink(scope, a); // before rb starts: opening the port flushes it
         const files = filesOf(sizes, 10 + bi);
         const rb = startOnTty(scope, RB, ['-y'], b, recv);
-        const progress: YmodemProgress[] = [];
+        const progress: TransferProgress[] = [];
         await ymodemSend(link, files, { timeoutMs: RB_TIMEOUT, onProgress: (p) => progress.push(p) });
         assert.is(await exitOf(rb, 10_000, 'rb'), 0, `rb exit status; stderr: ${rb.stderr().slice(-300)}`);
         assert.equal(readdirSync(recv).sort(), files.map((f) => f.name).sort());
@@ -303,7 +306,7 @@ for (const args of [[], ['-k']]) {
       const { a, b } = await ptyPair(scope, dir, 'p');
       const link = await serialLink(scope, a);
       const sb = startOnTty(scope, SB, [...args, ...files.map((f) => f.name)], b, send);
-      const progress: YmodemProgress[] = [];
+      const progress: TransferProgress[] = [];
       const got = await ymodemReceive(link, { onProgress: (p) => progress.push(p) });
       sameFiles(got, files);
       checkProgress(progress, files);
@@ -320,7 +323,7 @@ test(
     const slink = await serialLink(scope, a);
     const rlink = await serialLink(scope, b);
     const files = filesOf(SIZES, 25);
-    const progress: YmodemProgress[] = [];
+    const progress: TransferProgress[] = [];
     const [, got] = await Promise.all([ymodemSend(slink, files), ymodemReceive(rlink, { onProgress: (p) => progress.push(p) })]);
     sameFiles(got, files);
     checkProgress(progress, files);

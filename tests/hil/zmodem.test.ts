@@ -1,4 +1,4 @@
-// ZMODEM: our sender (hil/zmodem.ts) against lrzsz's real rz over socat pty
+// ZMODEM: our sender (serial/zmodem.ts) against lrzsz's real rz over socat pty
 // pairs, through the fault shim (errors, a pulled cable, a line paced at
 // 115200 baud), and against a scripted receiver for what rz never asks for
 // (CRC-16, escaped control characters, a receiver buffer size, ZNAK); plus
@@ -13,25 +13,26 @@
 // prints the last traffic on each link and rz's stderr when a test fails.
 import { test as uvuTest } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { build } from '../../build.ts';
+import { ensureBuilt } from '../../build.ts';
 import { defaultBrand } from '../../build/project.ts';
 import { makeImage } from '../../hil/image.ts';
-import { streamLink, type ByteLink } from '../../hil/link.ts';
-import { ymodemSend } from '../../hil/ymodem.ts';
-import { crc16Xmodem } from '../../hil/ymodem/frame.ts';
-import { ZmodemError, zmodemSend, type ZmodemFile, type ZmodemProgress } from '../../hil/zmodem.ts';
+import { streamLink, type ByteLink } from '../../serial/link.ts';
+import { ymodemSend } from '../../serial/ymodem-send.ts';
+import { crc16Xmodem, type Protocol, type TransferFile, type TransferProgress } from '../../serial/transfer.ts';
+import { ZmodemError, zmodemSend } from '../../serial/zmodem.ts';
 import {
   CANFDX, CANOVIO, ESCCTL, ZACK, ZCRCE, ZCRCG, ZCRCW, ZDATA, ZDLE, ZEOF, ZFILE, ZFIN, ZNAK, ZPAD, ZRINIT, ZRPOS, ZRQINIT, ZSKIP,
   ZEncoder, crc32, hexHeader, posArg,
-} from '../../hil/zmodem/frame.ts';
+} from '../../serial/zmodem/frame.ts';
 import {
-  BAUD, FAULTS, RB_TIMEOUT, checkProgress, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, sameOnDisk, seededBytes, seenC, serialLink,
-  rejection, serialStream, shimmed, startOnTty, withTimeout, type Proc, type Scope,
-} from './ymodem-harness.ts';
+  BAUD, RB_TIMEOUT, exitOf, filesOf, guarded, lineRate, lrzsz, pct, ptyPair, seededBytes, seenC, serialLink,
+  serialStream, shimmed, startOnTty, withTimeout, type Proc, type Scope,
+} from '../../hil/paced-line.ts';
+import { FAULTS, checkProgress, rejection, sameOnDisk } from './transfer-checks.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const only = process.env.ZMODEM_TEST;
@@ -194,7 +195,7 @@ interface Timing {
   lateMs: number;
 }
 
-async function pacedTransfer(scope: Scope, protocol: 'zmodem' | 'ymodem', file: ZmodemFile): Promise<Timing> {
+async function pacedTransfer(scope: Scope, protocol: Protocol, file: TransferFile): Promise<Timing> {
   const { dir, recv } = recvDir(scope);
   const { near, far, shim } = await shimmed(scope, dir, { baud: BAUD });
   const link = await serialLink(scope, near);
@@ -213,7 +214,7 @@ async function pacedTransfer(scope: Scope, protocol: 'zmodem' | 'ymodem', file: 
     proc = startOnTty(scope, RB, ['-y'], far, recv);
     await ready;
     const t = { from: 0, to: 0 };
-    const onProgress = (p: ZmodemProgress) => {
+    const onProgress = (p: TransferProgress) => {
       if (p.bytes === 0) t.from = performance.now();
       if (p.bytes === p.total) t.to = performance.now();
     };
@@ -239,7 +240,7 @@ test(
   guarded(90_000, async (scope) => {
     const brand = defaultBrand();
     const site = join(ROOT, 'dist', brand);
-    if (!existsSync(join(site, 'manifest.json'))) await build({ brands: [brand], quiet: true });
+    await ensureBuilt(brand, { quiet: true });
     const image = makeImage(site);
     const file = { name: image.name, data: image.data };
     // One measurement each: a shortfall is a failure to look into, never measured again into green.
@@ -320,12 +321,12 @@ test('ZDLE escaping: what must be escaped is, and binary headers and subpackets 
 // Our sender -> lrzsz rz over pty pairs
 
 /** One session to rz on a pty pair; resolves with the stats after rz exited 0 and the files are on disk. */
-async function toRz(scope: Scope, files: ZmodemFile[], rzArgs: string[]) {
+async function toRz(scope: Scope, files: TransferFile[], rzArgs: string[]) {
   const { dir, recv } = recvDir(scope);
   const { a, b } = await ptyPair(scope, dir, 'p');
   const link = await serialLink(scope, a); // before rz starts: opening the port flushes it
   const rz = startOnTty(scope, RZ, rzArgs, b, recv);
-  const progress: ZmodemProgress[] = [];
+  const progress: TransferProgress[] = [];
   const stats = await zmodemSend(link, files, { onProgress: (p) => progress.push(p) });
   assert.is(await exitOf(rz, 10_000, 'rz'), 0, `rz exit status; stderr: ${rz.stderr().slice(-300)}`);
   assert.equal(readdirSync(recv).sort(), files.map((f) => f.name).sort());
@@ -376,7 +377,7 @@ test(
       const { a, b } = await ptyPair(scope, dir, 'p');
       const link = await serialLink(scope, a);
       const rz = startOnTty(scope, RZ, ['-r'], b, recv);
-      const progress: ZmodemProgress[] = [];
+      const progress: TransferProgress[] = [];
       const stats = await zmodemSend(link, files, { onProgress: (p) => progress.push(p) });
       assert.is(await exitOf(rz, 10_000, 'rz'), 0);
       sameOnDisk(recv, files);
@@ -511,7 +512,7 @@ test(
     const say = (x: Buffer | string) => peer.link.write(x);
     const files = filesOf([5000, 100], 59);
     const data = files[0].data;
-    const progress: ZmodemProgress[] = [];
+    const progress: TransferProgress[] = [];
     const sending = zmodemSend(link, files, { onProgress: (p) => progress.push(p) });
     sending.catch(() => {});
 

@@ -2,7 +2,7 @@
 // output format (nine, SPEC §3), card number byte order and length, tamper
 // alarm, 12 V supply. Ranges and choices come from the AccessControl contract.
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
-import { opts } from '../../form/rules.ts';
+import { opts } from '../../form/validation.ts';
 
 const WIEGAND = [
   /*i18n*/ 'acc.wg26',

@@ -1,7 +1,7 @@
 // Card settings (SPEC §3: show, identify, read mode; the fields are the
 // contract's choice, see CardInfo in docs/API.md).
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
-import { opts } from '../../form/rules.ts';
+import { opts } from '../../form/validation.ts';
 
 export const cardForm: FormDef = {
   read: 'SetCardInfo',

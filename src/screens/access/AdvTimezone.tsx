@@ -1,7 +1,7 @@
 // Time zones (SPEC §3: number, start and end per weekday), one zone at a
 // time as a weekday table.
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
-import { DAY_KEYS, type Problem, type Values } from '../../form/rules.ts';
+import { DAY_KEYS, type Problem, type Values } from '../../form/validation.ts';
 
 const def: FormDef = {
   read: 'SetTimeIntervalInfo',

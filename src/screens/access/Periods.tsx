@@ -2,7 +2,7 @@
 // end, cycle): GET SetGroupTime reads them, POST AddGroupTime adds one,
 // POST DelSomeGroup deletes the selected ones (both URL-encoded).
 import { i18n } from '@lingui/core';
-import { opts, type Problem, type Values } from '../../form/rules.ts';
+import { opts, type Problem, type Values } from '../../form/validation.ts';
 import { RecordList, type ListDef } from '../../form/RecordList.tsx';
 
 const CYCLES = [/*i18n*/ 'acc.once', /*i18n*/ 'acc.daily', /*i18n*/ 'acc.weekly', /*i18n*/ 'acc.monthly', /*i18n*/ 'acc.yearly'];

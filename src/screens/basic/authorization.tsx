@@ -10,7 +10,7 @@ import { Failed, Loading } from '../../ui/Status.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { requestGoform } from '../../api/request.ts';
 import { MSG_FAILED, MSG_SUCCESS, messageFor } from '../../api/errors.ts';
-import type { Envelope, RequestOf, ResponseOf } from '../../api/contract.ts';
+import type { Envelope, RequestOf, ResponseOf } from '../../../contract/index.ts';
 import { notify } from '../../ui/toast.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
 import { useStore } from '../../state/use-store.ts';
@@ -21,7 +21,7 @@ type Item = ResponseOf<'SetAnvizWiegandAuthorize'>['list'][number];
 type Selection = RequestOf<'DeleteSomeWiegand'>;
 
 export function AuthorizationMode() {
-  const funs = useStore($session)?.roles ?? [];
+  const funs = useStore($session)?.funs ?? [];
   const wiegand = funs.includes('wiegand');
   const bluetooth = funs.includes('bluetooth');
   const def = useMemo(() => authModeForm(wiegand, bluetooth), [wiegand, bluetooth]);

@@ -1,14 +1,15 @@
 // The basic-setup settings screens as data (SPEC §2 Basic setup, §3 Device
 // and settings): one FormDef per screen for the form engine. Ranges, lengths
-// and allowed values come from the contract (src/api/settings/basic.ts).
+// and allowed values come from the contract (contract/settings/basic.ts).
 // The route files re-export these through index.ts.
 import { useEffect, useMemo, useState } from 'react';
 import { i18n } from '@lingui/core';
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
 import { Loading } from '../../ui/Status.tsx';
-import { opts, type FieldDef } from '../../form/rules.ts';
+import { opts, type FieldDef } from '../../form/validation.ts';
 import { requestGoform } from '../../api/request.ts';
 import { isFixedZone, wallClock } from '../../i18n/zones.ts';
+import { DEVICE_LANGUAGES } from '../../../contract/languages.ts';
 
 const screen = (def: FormDef) => () => <SettingsForm def={def} />;
 
@@ -27,15 +28,12 @@ export const Device = screen({
   ],
 });
 
-// Device languages: the contract's codes, each named in its own language (the same in every console language).
-const LANGUAGES: Record<string, string> = { en: 'English', es: 'Español', el: 'Ελληνικά', it: 'Italiano', pt: 'Português', zh: '中文' };
-
 function displayForm(lans: readonly string[]): FormDef {
   return {
     read: 'SetTimeParam',
     write: 'GetTimeParam',
     fields: [
-      { name: 'Language', kind: 'select', label: /*i18n*/ 'basic.language', options: Object.keys(LANGUAGES).filter((c) => lans.includes(c)).map((value) => ({ value, text: LANGUAGES[value] })) },
+      { name: 'Language', kind: 'select', label: /*i18n*/ 'basic.language', options: Object.keys(DEVICE_LANGUAGES).filter((c): c is keyof typeof DEVICE_LANGUAGES => lans.includes(c)).map((value) => ({ value, text: DEVICE_LANGUAGES[value] })) },
       DATE_FORMAT,
       TIME_FORMAT,
       { name: 'PowerSaving', kind: 'radio', label: /*i18n*/ 'basic.powerSaving', options: opts(/*i18n*/ 'basic.off', /*i18n*/ 'basic.saver', /*i18n*/ 'basic.screenOff') },
@@ -51,7 +49,7 @@ function displayForm(lans: readonly string[]): FormDef {
 export function Display() {
   const [lans, setLans] = useState<readonly string[]>();
   useEffect(() => {
-    const all = Object.keys(LANGUAGES);
+    const all = Object.keys(DEVICE_LANGUAGES);
     requestGoform('getLanList').then((r) => setLans(r.lans ?? all), () => setLans(all));
   }, []);
   const def = useMemo(() => lans && displayForm(lans), [lans]);

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
-import type { ResponseOf } from '../../api/contract.ts';
+import type { ResponseOf } from '../../../contract/index.ts';
 import { useStore } from '../../state/use-store.ts';
 import { $session } from '../../state/session.ts';
 import { Failed, Loading } from '../../ui/Status.tsx';

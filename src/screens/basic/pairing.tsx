@@ -9,7 +9,7 @@ import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
 import { POLL_MS, untilDone } from '../../api/poll.ts';
 import { MSG_SUCCESS, messageFor } from '../../api/errors.ts';
-import type { Reply } from '../../api/contract.ts';
+import type { Reply } from '../../../contract/index.ts';
 import { notify } from '../../ui/toast.ts';
 
 const ROUTES = [/*i18n*/ 'basic.route1', /*i18n*/ 'basic.route2'];

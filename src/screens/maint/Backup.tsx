@@ -9,7 +9,7 @@ import { MSG_SUCCESS } from '../../api/errors.ts';
 import { saveFile } from '../../api/file.ts';
 import { brand } from '../../brand.ts';
 import { Control } from '../../form/Control.tsx';
-import type { Value } from '../../form/rules.ts';
+import type { Value } from '../../form/validation.ts';
 import { useStore } from '../../state/use-store.ts';
 import { $session } from '../../state/session.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
@@ -23,7 +23,7 @@ import { backup, nameOf, plan, restore, verify, type Change, type Row } from './
 const HEADS = [/*i18n*/ 'bak.setting', /*i18n*/ 'bak.field', /*i18n*/ 'bak.old', /*i18n*/ 'bak.new'];
 
 export default function Backup() {
-  const funs = useStore($session)?.roles ?? [];
+  const funs = useStore($session)?.funs ?? [];
   const [pw, setPw] = useState<Value>(0);
   const [busy, setBusy] = useState(false);
   const [todo, setTodo] = useState<Change[]>([]);

@@ -31,12 +31,12 @@
 // - Refused whole, before anything is written: not JSON or another format, a
 //   newer version, a failed check, another brand or model, an unknown entry.
 import { i18n } from '@lingui/core';
-import type { CallName } from '../../api/contract.ts';
+import type { ShippedCall } from '../../api/shipped.ts';
 import { rulesOf } from '../../api/rules.ts';
 import { requestGoform } from '../../api/request.ts';
 import { messageFor } from '../../api/errors.ts';
-import type { Problem } from '../../form/rules.ts';
-import { ROUTES, allowedBy } from '../../shell/routes.ts';
+import type { Problem } from '../../form/validation.ts';
+import { ROUTES, allowedBy } from '../../routing/routes.ts';
 import { brand } from '../../brand.ts';
 
 export const FORMAT = 'terminal-settings';
@@ -46,9 +46,9 @@ type V = Record<string, any>;
 
 export interface Part {
   /** GET Set<Name>. */
-  read: CallName;
+  read: ShippedCall;
   /** POST Get<Name>; for a list, its add call. */
-  write: CallName;
+  write: ShippedCall;
   /** Title id of the part's route: names it, and the function list gates it as it gates the sidebar. */
   title: string;
   /** A numbered record: the key, numbers 1..n. */
@@ -221,7 +221,7 @@ export async function plan(f: Backup, funs: readonly string[]): Promise<[Change[
 }
 
 /** Sends a write: null, or the device's refusal as text (naming the field it names). */
-async function put(call: CallName, body: V): Promise<string | null> {
+async function put(call: ShippedCall, body: V): Promise<string | null> {
   const { retvalue, msg, field } = await requestGoform(call, body as never);
   return retvalue ? (field ? field + ': ' : '') + messageFor(retvalue, msg) : null;
 }

@@ -6,12 +6,13 @@
 // device's YYYY-MM-DD.
 import { useEffect, useState } from 'react';
 import { i18n } from '@lingui/core';
-import type { CallName, ResponseOf } from '../../api/contract.ts';
+import type { ResponseOf } from '../../../contract/index.ts';
+import type { ShippedCall } from '../../api/shipped.ts';
 import { requestGoform } from '../../api/request.ts';
 import { download } from '../../api/file.ts';
 import { PagedTable } from '../../form/PagedTable.tsx';
 import { Search } from '../../form/Search.tsx';
-import { opts, type FieldDef, type Values } from '../../form/rules.ts';
+import { opts, type FieldDef, type Values } from '../../form/validation.ts';
 import type { Column } from '../../ui/Table.tsx';
 import { num, shown, when } from '../../i18n/format.ts';
 
@@ -39,7 +40,7 @@ const who = (): Column<Rec | Row | Temp>[] => [
 ];
 
 /** A search, its download (when the device has one) and the paged list. */
-function Searched<T>({ list, file, fields, blank, cols, name, save }: { list: CallName; file?: CallName; fields: FieldDef[]; blank: Values; cols: Column<T>[]; name: string; save?: string }) {
+function Searched<T>({ list, file, fields, blank, cols, name, save }: { list: ShippedCall; file?: ShippedCall; fields: FieldDef[]; blank: Values; cols: Column<T>[]; name: string; save?: string }) {
   const [query, setQuery] = useState(blank);
   return (
     <section className="panel">
@@ -107,7 +108,7 @@ export const Thermometry = () => (
 
 type Op = ResponseOf<'searchOperationLog'>['List'][number];
 
-/** The operation log's kinds by number (src/api/oplog.ts), All (0) first. */
+/** The operation log's kinds by number (contract/oplog.ts), All (0) first. */
 const KINDS = opts(/*i18n*/ 'rec.all', /*i18n*/ 'login.submit', /*i18n*/ 'log.failed', /*i18n*/ 'log.locked', /*i18n*/ 'menu.logout', /*i18n*/ 'log.settings', /*i18n*/ 'route.addUser', /*i18n*/ 'route.userEdit', /*i18n*/ 'log.deleted', /*i18n*/ 'route.firmwareUpgrade', /*i18n*/ 'route.restart', /*i18n*/ 'route.initialization', /*i18n*/ 'log.backup', /*i18n*/ 'log.restore');
 
 export const OpLog = () => (

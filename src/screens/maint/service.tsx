@@ -4,15 +4,15 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { useLocation } from 'wouter';
 import { i18n } from '@lingui/core';
-import type { FlatRoute } from '../../shell/routes.ts';
+import type { FlatRoute } from '../../routing/routes.ts';
 import { requestGoform } from '../../api/request.ts';
 import { requestFile } from '../../api/file.ts';
 import { Ask, atField } from '../../form/Ask.tsx';
 import { SettingsForm } from '../../form/SettingsForm.tsx';
-import { opts } from '../../form/rules.ts';
+import { opts } from '../../form/validation.ts';
 import { ConfirmHost } from '../../ui/confirm.tsx';
 import { Upgrade } from './device.tsx';
-import { UNKNOWN_COMMAND } from '../../api/codes.ts';
+import { UNKNOWN_COMMAND } from '../../../contract/codes.ts';
 import { $session } from '../../state/session.ts';
 
 // Device messages these screens show by the `msg` the device answers: marked for the catalogue, dropped from the code.

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
 import { MSG_FAILED, MSG_SUCCESS, messageFor } from '../../api/errors.ts';
-import type { ResponseOf } from '../../api/contract.ts';
+import type { ResponseOf } from '../../../contract/index.ts';
 import { when } from '../../i18n/format.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
 import { Failed, Loading } from '../../ui/Status.tsx';

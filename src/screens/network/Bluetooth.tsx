@@ -4,7 +4,7 @@
 // with a device found (POST GetBleConnect).
 import { useEffect, useRef, useState } from 'react';
 import { i18n } from '@lingui/core';
-import type { ResponseOf } from '../../api/contract.ts';
+import type { ResponseOf } from '../../../contract/index.ts';
 import { requestGoform } from '../../api/request.ts';
 import { MSG_FAILED, MSG_SUCCESS } from '../../api/errors.ts';
 import { notify } from '../../ui/toast.ts';

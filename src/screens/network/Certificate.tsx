@@ -2,14 +2,14 @@
 // protocol form (issue 23 §3): whom it names, who signed it, until when, and
 // whether it is the device's own self-signed one; and installing the
 // organisation's certificate with its key. The device checks both
-// (src/api/certificate.ts): a refusal shows at the file it names, and what
+// (contract/certificate.ts): a refusal shows at the file it names, and what
 // was chosen stays for another try. Device text is shown as text.
 import { useEffect, useState } from 'react';
 import { i18n } from '@lingui/core';
 import { requestGoform } from '../../api/request.ts';
 import { MSG_SUCCESS, messageFor } from '../../api/errors.ts';
-import type { ResponseOf } from '../../api/contract.ts';
-import { CERT_EXPIRED, CERT_KEY_MISMATCH } from '../../api/codes.ts';
+import type { ResponseOf } from '../../../contract/index.ts';
+import { CERT_EXPIRED, CERT_KEY_MISMATCH } from '../../../contract/codes.ts';
 import { FilePick } from '../../ui/FilePick.tsx';
 import { notify } from '../../ui/toast.ts';
 import { InfoList } from '../basic/info.tsx';

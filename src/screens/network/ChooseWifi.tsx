@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
-import type { ResponseOf } from '../../api/contract.ts';
+import type { ResponseOf } from '../../../contract/index.ts';
 import { requestGoform } from '../../api/request.ts';
 import { MSG_WIFI_SCAN_FAILED } from '../../api/errors.ts';
 import { Table } from '../../ui/Table.tsx';

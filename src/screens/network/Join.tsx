@@ -7,12 +7,12 @@ import { useLocation } from 'wouter';
 import { i18n } from '@lingui/core';
 import { rulesOf } from '../../api/rules.ts';
 import { requestGoform, type GoformError } from '../../api/request.ts';
-import { JOIN_FAILED } from '../../api/codes.ts';
+import { JOIN_FAILED } from '../../../contract/codes.ts';
 import { MSG_SUCCESS, messageFor } from '../../api/errors.ts';
 import { notify } from '../../ui/toast.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
 import { Control } from '../../form/Control.tsx';
-import { bindFields, checkForm, payload, visible, type Value, type Values } from '../../form/rules.ts';
+import { bindFields, checkForm, payload, visible, type Value, type Values } from '../../form/validation.ts';
 import { CONFIRM_SAVE, offerLogin, SECURITY } from './forms.tsx';
 
 const contract = rulesOf('GetChooseWirless');

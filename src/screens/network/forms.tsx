@@ -4,11 +4,11 @@
 import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
-import { opts } from '../../form/rules.ts';
+import { opts } from '../../form/validation.ts';
 import { MSG_NETWORK_CHANGE_WARNING } from '../../api/errors.ts';
 import { confirmAction } from '../../ui/confirm.tsx';
 import { clearSession } from '../../state/session.ts';
-import { JOIN_FAILED } from '../../api/codes.ts';
+import { JOIN_FAILED } from '../../../contract/codes.ts';
 import { Certificate } from './Certificate.tsx';
 
 export const CONFIRM_SAVE = /*i18n*/ 'net.confirmSave';

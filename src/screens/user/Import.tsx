@@ -3,7 +3,7 @@
 // refused row with its column and why. A refused row changed nothing.
 import { useId, useState } from 'react';
 import { i18n } from '@lingui/core';
-import type { ResponseOf } from '../../api/contract.ts';
+import type { ResponseOf } from '../../../contract/index.ts';
 import { requestGoform } from '../../api/request.ts';
 import { messageFor } from '../../api/errors.ts';
 import { Dialog } from '../../ui/Dialog.tsx';

@@ -8,7 +8,7 @@ import { useMemo } from 'react';
 import { Link, useLocation } from 'wouter';
 import { i18n } from '@lingui/core';
 import { SettingsForm, type FormDef } from '../../form/SettingsForm.tsx';
-import { opts, type FieldDef, type Problem, type Values } from '../../form/rules.ts';
+import { opts, type FieldDef, type Problem, type Values } from '../../form/validation.ts';
 import { useStore } from '../../state/use-store.ts';
 import { $session } from '../../state/session.ts';
 import { forUser } from './pick.tsx';
@@ -51,7 +51,7 @@ export function AddUser() {
 }
 
 export const UserEdit = forUser(({ id }) => {
-  const funs = useStore($session)?.roles ?? [];
+  const funs = useStore($session)?.funs ?? [];
   const def = useMemo<FormDef>(() => ({ read: 'GetUserInfo', write: 'edituser', params: { UserID: id }, fields: fields(true), check }), [id]);
   return (
     <SettingsForm def={def}>

@@ -6,12 +6,12 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
-import type { ResponseOf } from '../../api/contract.ts';
+import type { ResponseOf } from '../../../contract/index.ts';
 import { requestGoform } from '../../api/request.ts';
 import { download } from '../../api/file.ts';
 import { PagedTable } from '../../form/PagedTable.tsx';
 import { Search } from '../../form/Search.tsx';
-import type { Values } from '../../form/rules.ts';
+import type { Values } from '../../form/validation.ts';
 import { removeAsked } from '../../form/RecordList.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import type { Key } from '../../ui/Table.tsx';

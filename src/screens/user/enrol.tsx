@@ -6,10 +6,10 @@
 // the device) or cancel by the administrator, and says which.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { i18n } from '@lingui/core';
-import type { Envelope, ResponseOf } from '../../api/contract.ts';
+import type { Envelope, ResponseOf } from '../../../contract/index.ts';
 import { requestGoform } from '../../api/request.ts';
 import { POLL_MS, untilDone } from '../../api/poll.ts';
-import { ENROLL_FAILED, ENROLL_TIMEOUT } from '../../api/codes.ts';
+import { ENROLL_FAILED, ENROLL_TIMEOUT } from '../../../contract/codes.ts';
 import { Waiting } from '../../ui/Countdown.tsx';
 import { Failed, Loading } from '../../ui/Status.tsx';
 

@@ -1,0 +1,152 @@
+// Live events on the simulated terminal (contract/events.ts, docs/API.md
+// "Live events"): a ring of the newest, the stream that sends them as they
+// happen, and where they come from: at random (npm start), on a schedule a
+// test sets, or a person at the reader a test sends.
+import type { ServerResponse } from 'node:http';
+import { EVENTS_KEPT, EVENTS_PER_PAGE, EVENT_HEARTBEAT_MS } from '../contract/events.ts';
+import type { ResponseOf } from '../contract/index.ts';
+import type { CallImpl, Context, DeviceState } from './types.ts';
+import type { Store } from './store.ts';
+
+export type LiveEvent = ResponseOf<'EventStream'>;
+/** What makes an event: its kind and, at the reader, who and how. Id and Time are the terminal's. */
+export type Happening = Partial<Omit<LiveEvent, 'Id' | 'Time'>> & Pick<LiveEvent, 'Kind'>;
+
+/** The kinds of contract/events.ts by name, for tests and the CLI. */
+export const KIND = { verified: 1, refused: 2, opened: 3, forced: 4, alarm: 5 } as const;
+
+/** How often an open stream checks that its session still holds (a signed-out session's stream ends within it). */
+const ALIVE_CHECK_MS = 500;
+
+export class EventHub {
+  private ring: LiveEvent[] = [];
+  private last = 0;
+  private readonly listeners = new Set<(e: LiveEvent) => void>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly store: Store<DeviceState>,
+    /** "YYYY-MM-DD HH:MM:SS" of the terminal's clock, in its time zone. */
+    private readonly clock: () => string,
+  ) {}
+
+  /** The newest event's Id (0: none since the terminal started). */
+  get lastId(): number {
+    return this.last;
+  }
+
+  /** Something happened: numbered, kept (the newest EVENTS_KEPT), sent to every open stream. */
+  emit(h: Happening): LiveEvent {
+    const e: LiveEvent = { Id: ++this.last, Time: this.clock(), Kind: h.Kind, UserID: h.UserID ?? '', UserName: h.UserName ?? '', Mode: h.Mode ?? 0 };
+    this.ring.push(e);
+    if (this.ring.length > EVENTS_KEPT) this.ring.shift();
+    for (const l of this.listeners) l(e);
+    return e;
+  }
+
+  /**
+   * A person at the reader: an enrolled user verifies (Kind 1, with the
+   * name as stored), an ID the terminal does not have is refused (Kind 2,
+   * nobody named); `refused` makes an enrolled user's attempt fail (the
+   * wrong finger). Mode: how (IdentifyMode numbers), 1 by default.
+   */
+  present(UserID: string, Mode = 1, refused = false): LiveEvent {
+    const user = this.store.get().users.find((u) => u.UserID === UserID);
+    if (!user) return this.emit({ Kind: KIND.refused, Mode });
+    return this.emit({ Kind: refused ? KIND.refused : KIND.verified, UserID, UserName: user.UserName, Mode });
+  }
+
+  /** Events at set moments from now (ms): the schedule a test controls. */
+  schedule(plan: ReadonlyArray<{ afterMs: number } & Happening>): void {
+    for (const { afterMs, ...h } of plan) {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        this.emit(h);
+      }, afterMs);
+      this.timers.add(t);
+    }
+  }
+
+  /** Events at random, one every `meanMs` on average, until stop(): a lively door for npm start. */
+  random(meanMs: number): void {
+    const next = () => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        const users = this.store.get().users;
+        const roll = Math.random();
+        const user = users[Math.floor(Math.random() * users.length)];
+        if (roll < 0.6 && user) this.present(user.UserID, 1 + Math.floor(Math.random() * 3));
+        else if (roll < 0.75) this.present(String(90000 + Math.floor(Math.random() * 9999)), 3);
+        else if (roll < 0.92) this.emit({ Kind: KIND.opened });
+        else this.emit({ Kind: roll < 0.97 ? KIND.forced : KIND.alarm });
+        next();
+      }, meanMs * (0.25 + Math.random() * 1.5));
+      this.timers.add(t);
+    };
+    next();
+  }
+
+  /** The events after `after` the terminal still holds, oldest first; all of them when `after` is above the newest (the terminal restarted since). */
+  since(after: number): LiveEvent[] {
+    return after > this.last ? [...this.ring] : this.ring.filter((e) => e.Id > after);
+  }
+
+  /** A restart: the ring is memory, numbering starts again at 1 (what is scheduled still happens). */
+  reset(): void {
+    this.ring = [];
+    this.last = 0;
+  }
+
+  stop(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  /**
+   * Answer a stream: the events after `after`, then each as it happens, a
+   * comment every heartbeat; it ends when `alive` says the session is over
+   * or the client goes.
+   */
+  open(res: ServerResponse, after: number, alive: () => boolean, heartbeatMs = EVENT_HEARTBEAT_MS): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      // nginx: pass it on as it comes (docs/EMBEDDING.md).
+      'X-Accel-Buffering': 'no',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    const send = (e: LiveEvent) => res.write(`id: ${e.Id}\ndata: ${JSON.stringify(e)}\n\n`);
+    res.write('retry: 2000\n: live\n\n');
+    for (const e of this.since(after)) send(e);
+    this.listeners.add(send);
+    let quiet = 0;
+    const check = setInterval(() => {
+      if (!alive()) return res.end();
+      quiet += ALIVE_CHECK_MS;
+      if (quiet >= heartbeatMs) {
+        quiet = 0;
+        res.write(':\n\n');
+      }
+    }, ALIVE_CHECK_MS);
+    res.once('close', () => {
+      clearInterval(check);
+      this.listeners.delete(send);
+    });
+  }
+}
+
+/** A stream the server opens once the call is checked: from which event on. */
+export interface StreamReply {
+  stream: { after: number };
+}
+export const isStreamReply = (v: unknown): v is StreamReply => typeof v === 'object' && v !== null && 'stream' in v;
+
+export const handlers: Record<string, CallImpl> = {
+  EventStream: { handle: (_ctx: Context, p) => ({ stream: { after: Number(p.After ?? 0) } }) },
+  SetEventList: {
+    handle(ctx, p) {
+      const hub = ctx.events!;
+      return { Last: hub.lastId, List: hub.since(Number(p.After ?? 0)).slice(0, EVENTS_PER_PAGE) };
+    },
+  },
+};
