@@ -3,7 +3,7 @@
 // address, initialization, firmware upgrade (every refusal in the contract's
 // order, the forced upgrade), the initialization card, the factory test's
 // photo, the service commands, the serial-number keys and the test mode.
-// Also the firmware package tool (contract/firmware.ts).
+// The signature's refusals are tests/simulator/update-signature.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -15,10 +15,11 @@ import { loadModel, type ModelOverrides } from '../../simulator/model.ts';
 import { seedState } from '../../simulator/api.ts';
 import { FORCED_UPGRADE_MS, PHOTO_SIZE } from '../../simulator/areas/maintenance.ts';
 import { encodePng } from '../../simulator/png.ts';
-import { compareVersions, isNewer, makePackage, readPackage } from '../../contract/firmware.ts';
+import { makePackage } from '../../contract/firmware.ts';
 import { CALLS, type CallName } from '../../contract/index.ts';
 import { FIRMWARE_MAX_BYTES, PACKAGE, SIGNATURE } from '../../contract/maintenance.ts';
 import { TEST_VENDOR_KEY } from '../support/keys/vendor.ts';
+import { FACTORY_VERSION } from '../support/firmware.ts';
 import { callSimulator } from '../support/helpers.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
 import { ACTIVATE_FIRST } from '../../contract/codes.ts';
@@ -26,7 +27,6 @@ import { ACTIVATE_FIRST } from '../../contract/codes.ts';
 type Rec = Record<string, unknown>;
 const tmp = () => mkdtempSync(join(tmpdir(), 'maint-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const FACTORY_VERSION = 'V2.6.18.2026.11';
 
 interface Device {
   sim: Simulator;
@@ -75,63 +75,9 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** A package signed with the test key, which the default profile holds (tests/contract/firmware.test.ts checks the signature rules). */
+/** A package signed with the test key, which the default profile holds (tests/contract/firmware.test.ts and tests/simulator/update-signature.test.ts check the signature rules). */
 const pkg = (version: string, extra: { model?: string; payload?: Uint8Array } = {}) => makePackage({ model: extra.model ?? 'T10', version, payload: extra.payload ?? Buffer.from('firmware image '.repeat(100)), key: TEST_VENDOR_KEY });
 const err = (code: number, msg: string, field?: string) => (field === undefined ? { retvalue: code, msg } : { retvalue: code, msg, field });
-
-// ---------------------------------------------------------------------------
-const fw = suite('firmware packages (contract/firmware.ts)');
-
-fw('makePackage writes the contract layout; readPackage reads it back', () => {
-  const payload = Buffer.from([1, 2, 3, 4, 5]);
-  const p = makePackage({ model: 'T10', version: 'V2.6.19', payload });
-  assert.is(p.length, PACKAGE.header + 5);
-  assert.is(p.toString('latin1', 0, 4), 'TAFW');
-  assert.is(p[4], 1);
-  assert.is(p.toString('latin1', PACKAGE.model[0], PACKAGE.model[0] + 4), 'T10\0');
-  assert.is(p.toString('latin1', PACKAGE.firmware[0], PACKAGE.firmware[0] + 8), 'V2.6.19\0');
-  assert.is(p.readUInt32LE(PACKAGE.length), 5);
-  const r = readPackage(p)!;
-  assert.equal({ model: r.model, version: r.version, payload: [...r.payload], intact: r.intact }, { model: 'T10', version: 'V2.6.19', payload: [1, 2, 3, 4, 5], intact: true });
-});
-
-fw('readPackage: not a package -> null; a changed payload is not intact', () => {
-  const good = pkg('V2.7');
-  const changed = (f: (b: Buffer) => void) => {
-    const b = Buffer.from(good);
-    f(b);
-    return b;
-  };
-  assert.is(readPackage(good.subarray(0, 100)), null, 'shorter than the header');
-  assert.is(readPackage(changed((b) => b.write('TAFX', 0))), null, 'magic');
-  assert.is(readPackage(changed((b) => (b[4] = 2))), null, 'format version');
-  assert.is(readPackage(changed((b) => (b[6] = 1))), null, 'reserved bytes');
-  assert.is(readPackage(changed((b) => b.writeUInt32LE(b.readUInt32LE(PACKAGE.length) + 1, PACKAGE.length))), null, 'length');
-  assert.is(readPackage(Buffer.concat([good, Buffer.from([0])])), null, 'a byte more');
-  assert.is(readPackage(changed((b) => (b[PACKAGE.model[0] + 10] = 0x41))), null, 'text after the NUL');
-  assert.is(readPackage(changed((b) => b.write('\0\0\0', PACKAGE.model[0]))), null, 'empty model');
-  assert.is(readPackage(changed((b) => b.write('beta', PACKAGE.firmware[0]))), null, 'a version that is not one');
-  assert.is(readPackage(changed((b) => (b[PACKAGE.header] ^= 1)))!.intact, false);
-});
-
-fw('makePackage refuses what the header cannot carry', () => {
-  assert.throws(() => makePackage({ model: 'x'.repeat(33), version: 'V1', payload: Buffer.alloc(0) }));
-  assert.throws(() => makePackage({ model: 'Ü', version: 'V1', payload: Buffer.alloc(0) }));
-  assert.throws(() => makePackage({ model: 'T10', version: '2.6-beta', payload: Buffer.alloc(0) }));
-});
-
-fw('versions compare by their numbers, left to right; the letter does not count', () => {
-  assert.ok(isNewer('V2.6.19', FACTORY_VERSION));
-  assert.ok(isNewer('V2.10', 'V2.9.99'), 'as numbers, not text');
-  assert.ok(isNewer('V2.6.0.1', 'V2.6'));
-  assert.is(compareVersions('V2.6', 'V2.6.0'), 0, 'a missing number is 0');
-  assert.is(compareVersions('v2.6.18', 'V2.6.18'), 0, 'the letter does not count');
-  assert.is(compareVersions('2.6.18', 'V002.06.18'), 0, 'leading zeros do not count');
-  assert.ok(compareVersions('V2.6.17.9999', FACTORY_VERSION) < 0);
-  assert.ok(isNewer('V99999999999999999999.1', 'V99999999999999999999.0'), 'numbers of any size');
-  assert.not.ok(isNewer(FACTORY_VERSION, FACTORY_VERSION));
-});
-fw.run();
 
 // ---------------------------------------------------------------------------
 const rs = suite('restart');
