@@ -117,7 +117,7 @@ hil_time=$(mktemp)
 ) &
 hil_pid=$!
 
-step "unit tests" "unit tests (uvu + happy-dom)"
+step "uvu suites" "the console (happy-dom), the contract, the simulated terminal over HTTP, the build, the tools, the house rules (uvu); the bench's own beside them"
 # The bench's own test mostly waits (YMODEM on a paced line, the slow line, a throttled browser):
 # it runs beside the other unit tests, and its output follows theirs.
 bench_log=$(mktemp)
