@@ -11,7 +11,7 @@ import { checkSignature, compareVersions, isNewer, keyIdOf, makePackage, publicK
 import { loadModel } from '../../simulator/model.ts';
 import { PACKAGE, SIGNATURE } from '../../contract/maintenance.ts';
 import { TEST_VENDOR_KEY, TEST_VENDOR_KEY_FILE } from '../support/keys/vendor.ts';
-import { changed, FACTORY_VERSION, OTHER_KEY, OTHER_PUBLIC, payload, profileKey, sha256, signed, TEST_PUBLIC, tmp, unsigned } from '../support/firmware.ts';
+import { changed, FACTORY_VERSION, OTHER_KEY, OTHER_PUBLIC, payload, modelKey, sha256, signed, TEST_PUBLIC, tmp, unsigned } from '../support/firmware.ts';
 
 const blockOf = (p: Buffer) => p.subarray(p.length - SIGNATURE.bytes);
 
@@ -158,7 +158,7 @@ fmt('bytes after the payload that are not a signature block: not a package', () 
 
 fmt('keys: the profile\'s form is base64 of 32 raw bytes; the signing key must be an Ed25519 private key', () => {
   assert.is(rawPublicKey(TEST_VENDOR_KEY).toString('base64'), TEST_PUBLIC);
-  assert.is(profileKey(publicKeyFrom(TEST_PUBLIC)), TEST_PUBLIC);
+  assert.is(modelKey(publicKeyFrom(TEST_PUBLIC)), TEST_PUBLIC);
   assert.throws(() => publicKeyFrom(Buffer.alloc(31).toString('base64')), /32 bytes/);
   assert.throws(() => publicKeyFrom(`${TEST_PUBLIC}\n`), /32 bytes/);
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' });

@@ -14,7 +14,7 @@ import { FW_BAD_SIGNATURE, FW_CHECKSUM, FW_NOT_NEWER, FW_UNKNOWN_KEY, FW_UNSIGNE
 import { callSimulator } from '../support/helpers.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
 import { TEST_VENDOR_KEY } from '../support/keys/vendor.ts';
-import { changed, FACTORY_VERSION, OTHER_KEY, OTHER_PUBLIC, payload, profileKey, sha256, signed, TEST_PUBLIC, tmp, unsigned } from '../support/firmware.ts';
+import { changed, FACTORY_VERSION, OTHER_KEY, OTHER_PUBLIC, payload, modelKey, sha256, signed, TEST_PUBLIC, tmp, unsigned } from '../support/firmware.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -144,7 +144,7 @@ sim('the terminal holds its brand\'s keys: from SimulatorOptions.brand, else the
 
 sim('key rotation: a brand holding the old and the new key takes both; once the old is dropped, only the new', async () => {
   const NEW = generateKeyPairSync('ed25519').privateKey;
-  const both = await device({ firmwareKeys: { default: [TEST_PUBLIC, profileKey(NEW)] } });
+  const both = await device({ firmwareKeys: { default: [TEST_PUBLIC, modelKey(NEW)] } });
   try {
     assert.equal(await both.upgrade(signed('V2.7', TEST_VENDOR_KEY)), { retvalue: 0, Version: 'V2.7' }, 'the old key');
     await both.up();
@@ -153,7 +153,7 @@ sim('key rotation: a brand holding the old and the new key takes both; once the 
   } finally {
     await both.close();
   }
-  const dropped = await device({ firmwareKeys: { default: [profileKey(NEW)] } });
+  const dropped = await device({ firmwareKeys: { default: [modelKey(NEW)] } });
   try {
     assert.equal(await dropped.upgrade(signed('V2.7', TEST_VENDOR_KEY)), UNKNOWN, 'the old key, withdrawn');
     assert.equal(await dropped.upgrade(signed('V2.7', NEW)), { retvalue: 0, Version: 'V2.7' });

@@ -16,9 +16,9 @@ export const FACTORY_VERSION = 'V2.6.18.2026.11';
 export const OTHER_KEY = generateKeyPairSync('ed25519').privateKey;
 
 /** A public key in a profile's form, worked out here from the SPKI DER (its last 32 bytes), not with contract/firmware.ts. */
-export const profileKey = (k: KeyObject) => ((k.type === 'public' ? k : createPublicKey(k)).export({ format: 'der', type: 'spki' }) as Buffer).subarray(-32).toString('base64');
-export const TEST_PUBLIC = profileKey(TEST_VENDOR_KEY);
-export const OTHER_PUBLIC = profileKey(OTHER_KEY);
+export const modelKey = (k: KeyObject) => ((k.type === 'public' ? k : createPublicKey(k)).export({ format: 'der', type: 'spki' }) as Buffer).subarray(-32).toString('base64');
+export const TEST_PUBLIC = modelKey(TEST_VENDOR_KEY);
+export const OTHER_PUBLIC = modelKey(OTHER_KEY);
 
 export const payload = Buffer.from('firmware image '.repeat(200));
 export const signed = (version = 'V2.6.19', key: KeyObject = TEST_VENDOR_KEY, model = 'T10') => makePackage({ model, version, payload, key });

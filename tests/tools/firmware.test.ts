@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkSignature, keyIdOf, readPackage, readSigningKey } from '../../contract/firmware.ts';
 import { TEST_VENDOR_KEY_FILE } from '../support/keys/vendor.ts';
-import { profileKey, TEST_PUBLIC, tmp } from '../support/firmware.ts';
+import { modelKey, TEST_PUBLIC, tmp } from '../support/firmware.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -34,7 +34,7 @@ cli('--new-key writes a private key (0600, never over another) and prints the pu
   assert.is(statSync(pem).mode & 0o777, 0o600);
   const key = readSigningKey(readFileSync(pem));
   const printed = JSON.parse(made.out.trim().split('\n').at(-1)!) as string;
-  assert.is(printed, profileKey(key), 'the printed key is the file\'s public key, in the profile\'s form');
+  assert.is(printed, modelKey(key), 'the printed key is the file\'s public key, in the profile\'s form');
   assert.match(made.out, new RegExp(`key id ${keyIdOf(Buffer.from(printed, 'base64')).toString('hex')}`));
   const first = readFileSync(pem);
   const again = firmware(['--new-key', 'vendor.pem'], d);
