@@ -15,7 +15,7 @@ export const FACTORY_VERSION = 'V2.6.18.2026.11';
 /** A key no profile holds, made for this run. */
 export const OTHER_KEY = generateKeyPairSync('ed25519').privateKey;
 
-/** A public key in a profile's form, worked out here from the SPKI DER (its last 32 bytes), not with contract/firmware.ts. */
+/** A public key in a device model's form (its firmwareKeys), worked out here from the SPKI DER (its last 32 bytes), not with contract/firmware.ts. */
 export const modelKey = (k: KeyObject) => ((k.type === 'public' ? k : createPublicKey(k)).export({ format: 'der', type: 'spki' }) as Buffer).subarray(-32).toString('base64');
 export const TEST_PUBLIC = modelKey(TEST_VENDOR_KEY);
 export const OTHER_PUBLIC = modelKey(OTHER_KEY);
