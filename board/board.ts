@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverFiles } from '../build/servers.ts';
 import { TLS_FILES } from '../build/access.ts';
-import { loadConsoleProfile, type ConsoleProfile } from '../hil/console-profile.ts';
+import { loadConsoleProfile, type ConsoleProfile } from '../serial/console-profile.ts';
 import { BOARD_LAYOUT, buildInitramfs } from './initramfs.ts';
 import { CACHE, ROOT, boardPackages } from './packages.ts';
 

@@ -3,7 +3,7 @@
 // simulated API (as `npm start` does) and the board on QEMU, and prints the
 // serial console, the web address and the boot time. Ctrl-C stops both.
 //   npm run board -- [--brand ia] [--fresh] [--port 8080] [--no-pty] [--log] [--accel kvm|tcg] [--console-profile board] [--model default] [--disk FILE]
-// --console-profile: the board's serial console profile (hil/console-profiles/,
+// --console-profile: the board's serial console profile (serial/console-profiles/,
 // or a JSON file); --model: the simulated API's device model (simulator/models/).
 import { resolve } from 'node:path';
 import { argsOrExit, readArgs } from '../build/args.ts';

@@ -25,7 +25,7 @@ export interface InitramfsOptions {
   hostname?: string;
 }
 
-/** Where the board keeps things; the board's profile (hil/console-profiles/board.json) names the same. */
+/** Where the board keeps things; the board's profile (serial/console-profiles/board.json) names the same. */
 export const BOARD_LAYOUT = {
   data: '/data',
   www: '/data/www',

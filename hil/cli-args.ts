@@ -10,7 +10,7 @@ export interface Args {
   baud: number;
   url?: string;
   brand: string;
-  /** The serial console profile (hil/console-profiles/, or a JSON file): default, or board with --board. */
+  /** The serial console profile (serial/console-profiles/, or a JSON file): default, or board with --board. */
   consoleProfile: string;
   name?: string;
   simulate: boolean;
@@ -98,7 +98,7 @@ export function parseArgs(argv: string[]): Args {
   const modes = [!!a.inventory, a.simulate, !!a.serial, a.board].filter(Boolean).length;
   if (modes !== 1) throw new Error(`give exactly one of --serial, --simulate, --board, --inventory\n${USAGE}`);
   if (a.fresh && !a.board && !a.inventory) throw new Error(`--fresh goes with --board (the board's /data in the factory state)\n${USAGE}`);
-  // The board's shell and layout are those of hil/console-profiles/board.json.
+  // The board's shell and layout are those of serial/console-profiles/board.json.
   if (a.board && v['console-profile'] === undefined) a.consoleProfile = 'board';
   if (a.serial && !a.url) throw new Error(`--serial needs --url (the terminal's web address)\n${USAGE}`);
   return a;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from '../build.ts';
 import { makeImage, type FlashImage } from './image.ts';
 import { openLink, type ByteLink } from '../serial/link.ts';
-import { fill, loadConsoleProfile, type ConsoleProfile } from './console-profile.ts';
+import { fill, loadConsoleProfile, type ConsoleProfile } from '../serial/console-profile.ts';
 import { MARKER, ShellDriver } from './shell-driver.ts';
 import { ymodemSend, type BatchEnd } from '../serial/ymodem-send.ts';
 import type { Protocol } from '../serial/transfer.ts';

@@ -2,7 +2,7 @@
 // commands, telling success from failure by a marker the command prints.
 import { LinkTimeout, type ByteLink } from '../serial/link.ts';
 import { ABORT } from '../serial/zmodem/frame.ts';
-import type { ConsoleProfile } from './console-profile.ts';
+import type { ConsoleProfile } from '../serial/console-profile.ts';
 
 export class ConsoleError extends Error {}
 

@@ -1,4 +1,4 @@
-// Power cuts on the virtual board (board/cuts.ts): three flashes, each
+// Power cuts on the virtual board (hil/power-cuts.ts): three flashes, each
 // cut by a SIGKILL of QEMU inside one phase (the transfer, around the swap,
 // the pruning), then a boot on the same disk and the checks: lighttpd serves
 // a complete release, old or new; the factory release and the rollback
@@ -8,10 +8,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ensureBuilt } from '../../build.ts';
-import { MARKS, compact, commandStart, runCuts, type CutsResult, type Mark } from '../../board/cuts.ts';
+import { MARKS, compact, commandStart, runCuts, type CutsResult, type Mark } from '../../hil/power-cuts.ts';
 import { prng } from '../../simulator/prng.ts';
 import { missingHostTools } from '../../board/packages.ts';
-import { loadConsoleProfile } from '../../hil/console-profile.ts';
+import { loadConsoleProfile } from '../../serial/console-profile.ts';
 
 const test = suite('power cuts on the virtual board');
 let r: CutsResult;

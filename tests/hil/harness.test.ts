@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readTar, safeName, writeTar } from '../../serial/tar.ts';
 import { makeImage } from '../../hil/image.ts';
-import { fill, loadConsoleProfile } from '../../hil/console-profile.ts';
+import { fill, loadConsoleProfile } from '../../serial/console-profile.ts';
 import { checkReply, summarize } from '../../hil/conformance.ts';
 import { verifyServed, waitForHttp } from '../../hil/verify.ts';
 import { readJunit } from '../../hil/report.ts';

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Duplex } from 'node:stream';
 import { streamLink } from '../../serial/link.ts';
-import { loadConsoleProfile } from '../../hil/console-profile.ts';
+import { loadConsoleProfile } from '../../serial/console-profile.ts';
 import { ConsoleError, QUESTION, ShellDriver } from '../../hil/shell-driver.ts';
 
 /**

@@ -1,4 +1,4 @@
-// `npm run test:board`: power cuts on the virtual board (board/cuts.ts).
+// `npm run test:board`: power cuts on the virtual board (hil/power-cuts.ts).
 // Prints a line per cut and ends with one line, e.g. `50 cuts: 23 old, 27 new, 0 broken`;
 // the exit status is 1 if any cut left the board broken, 2 if it could not run.
 //   npm run test:board -- [--cuts 50] [--seed N] [--phase transfer|unpack|swap|prune]... [--protocol zmodem|ymodem]... [--brand ia] [--console-profile path.json] [--accel kvm|tcg]
@@ -6,8 +6,8 @@ import { resolve } from 'node:path';
 import { ensureBuilt } from '../build.ts';
 import { argsOrExit, readArgs } from '../build/args.ts';
 import { isProtocol } from '../serial/transfer.ts';
-import { PHASES, runCuts, type Phase } from './cuts.ts';
-import { missingHostTools } from './packages.ts';
+import { PHASES, runCuts, type Phase } from './power-cuts.ts';
+import { missingHostTools } from '../board/packages.ts';
 
 const USAGE = `usage: npm run test:board -- [--cuts 50] [--seed N] [--phase ${PHASES.join('|')}]... [--protocol zmodem|ymodem]... [--brand ia] [--console-profile board] [--accel kvm|tcg]
 Power cuts on the virtual board, each checked; --phase and --protocol may be given more than once (one picked for each cut).`;
@@ -41,7 +41,7 @@ const { cuts, seed, phases, protocols, brand, consoleProfile, accel } = argsOrEx
     phases,
     protocols,
     brand: values.brand ?? 'ia',
-    // A file is named from where the command runs; a name is one of hil/console-profiles/.
+    // A file is named from where the command runs; a name is one of serial/console-profiles/.
     consoleProfile: p !== undefined && p.endsWith('.json') ? resolve(p) : p,
     accel: values.accel as 'kvm' | 'tcg' | undefined,
   };

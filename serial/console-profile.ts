@@ -1,10 +1,10 @@
-// Terminal profiles (hil/console-profiles/<name>.json): how to sign in on a model's
+// Terminal profiles (serial/console-profiles/<name>.json): how to sign in on a model's
 // serial console and which commands receive, check, install and restart.
 // docs/HIL.md explains how to write one for a new model.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isProtocol, type Protocol } from '../serial/transfer.ts';
+import { isProtocol, type Protocol } from './transfer.ts';
 
 export interface ConsoleProfile {
   description: string;
@@ -42,11 +42,11 @@ export interface ConsoleProfile {
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REQUIRED = ['hasZmodem', 'receiveZmodem', 'receive', 'sha256', 'unpack', 'readLink', 'setLink', 'list', 'remove', 'readFile', 'restartWeb'] as const;
 
-/** By name (hil/console-profiles/<name>.json) or path; HIL_USER / HIL_PASSWORD override the credentials. */
+/** By name (serial/console-profiles/<name>.json) or path; HIL_USER / HIL_PASSWORD override the credentials. */
 export function loadConsoleProfile(nameOrPath = 'default'): ConsoleProfile {
   const byName = join(HERE, 'console-profiles', `${nameOrPath}.json`);
   const file = existsSync(byName) ? byName : nameOrPath;
-  if (!existsSync(file)) throw new Error(`no terminal profile "${nameOrPath}" (a name from hil/console-profiles/ or a path)`);
+  if (!existsSync(file)) throw new Error(`no terminal profile "${nameOrPath}" (a name from serial/console-profiles/ or a path)`);
   const base = JSON.parse(readFileSync(join(HERE, 'console-profiles', 'default.json'), 'utf8')) as ConsoleProfile;
   const own = JSON.parse(readFileSync(file, 'utf8')) as Partial<ConsoleProfile>;
   const p: ConsoleProfile = {

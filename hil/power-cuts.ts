@@ -21,12 +21,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTcpLink, type ByteLink } from '../serial/link.ts';
 import type { Protocol } from '../serial/transfer.ts';
-import { fill, type ConsoleProfile } from '../hil/console-profile.ts';
-import type { FlashImage } from '../hil/image.ts';
-import { verifyServed, waitForHttp } from '../hil/verify.ts';
-import { prepareBoard, type BoardFiles } from './board.ts';
-import { freePort, startBoard, type Board } from './qemu.ts';
-import { ROOT } from './packages.ts';
+import { fill, type ConsoleProfile } from '../serial/console-profile.ts';
+import type { FlashImage } from './image.ts';
+import { verifyServed, waitForHttp } from './verify.ts';
+import { prepareBoard, type BoardFiles } from '../board/board.ts';
+import { freePort, startBoard, type Board } from '../board/qemu.ts';
+import { ROOT } from '../board/packages.ts';
 import { prng } from '../simulator/prng.ts';
 
 /** The phases a cut is placed in, in the order a flash goes through them. */
