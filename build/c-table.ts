@@ -7,7 +7,7 @@
 // build/serving.ts's, the same the simulator and the server configurations use.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_PREFIX, HOST_NAMES_MAX, HOST_REFUSED, INDEX, ORIGIN_REFUSED, cacheControl, contentType, cspFor, etagOf } from './serving.ts';
+import { API_PREFIX, CACHE_REVALIDATE, HOST_NAMES_MAX, HOST_REFUSED, INDEX, NOTICES, ORIGIN_REFUSED, cacheControl, contentType, cspFor, etagOf } from './serving.ts';
 import { HSTS, KEEP_ALIVE_SECONDS, TLS12_CIPHERS, TLS_SESSION_SECONDS } from './access.ts';
 
 export interface TableFile {
@@ -47,7 +47,8 @@ export function cHeader(brand: string, version: string, files: TableFile[], csp 
  *       Content-Encoding: gzip            (when f->gzip; every browser accepts it)
  *       Content-Length: f->length
  *       ETag: f->etag                     (and 304 with no body when If-None-Match equals it)
- *       Cache-Control: f->cache_control   (hashed names for a year, index.html revalidated)
+ *       Cache-Control: f->cache_control   (hashed names for a year, index.html and the
+ *                                         notices, ${NOTICES}, revalidated)
  *       Vary: Accept-Encoding
  *       X-Content-Type-Options: nosniff   (the browser must not guess a type)
  *       X-Frame-Options: DENY             (no other site may frame the console)
@@ -94,7 +95,7 @@ extern "C" {
 #define CONSOLE_TLS_SESSION_SECONDS ${TLS_SESSION_SECONDS}L
 
 enum console_cache {
-  CONSOLE_CACHE_REVALIDATE = 0, /* index.html: "${cacheControl(INDEX)}" */
+  CONSOLE_CACHE_REVALIDATE = 0, /* index.html and ${NOTICES}: "${cacheControl(INDEX)}" */
   CONSOLE_CACHE_IMMUTABLE = 1   /* a hashed name: "${cacheControl('a-AAAAAAAA.js')}" */
 };
 
@@ -136,7 +137,7 @@ export function cSource(brand: string, files: TableFile[]): string {
   const arrays = sorted.map((f, i) => `/* ${f.path} */\nstatic const uint8_t file_${i}[${f.data.length}] = {\n${cBytes(f.data)}\n};\n`);
   const rows = sorted.map((f, i) => {
     const cache = cacheControl(f.path);
-    const policy = f.path === INDEX ? 'CONSOLE_CACHE_REVALIDATE' : 'CONSOLE_CACHE_IMMUTABLE';
+    const policy = cache === CACHE_REVALIDATE ? 'CONSOLE_CACHE_REVALIDATE' : 'CONSOLE_CACHE_IMMUTABLE';
     return `  {${cString(`/${f.path}`)}, ${cString(contentType(f.path))}, ${cString(etagOf(f.sha256))}, ${cString(cache)}, file_${i}, ${f.data.length}u, 1, ${policy}}`;
   });
   return `/* The web console for brand "${brand}" as a table of files; see ${C_HEADER}. Generated; do not edit. */

@@ -10,7 +10,7 @@
 // Host the terminal answers (421 otherwise), /goform/ only from the page's
 // own Origin (403 otherwise), by the access file the firmware writes from
 // RestParam (build/access.ts). tests/servers proves both on Debian's packages.
-import { API_PREFIX, CACHE_IMMUTABLE, CACHE_REVALIDATE, CONTENT_TYPES, HASHED_STEM, HOST_REFUSED, INDEX, IP_LITERALS, ORIGIN_REFUSED, securityHeaders } from './serving.ts';
+import { API_PREFIX, CACHE_IMMUTABLE, CACHE_REVALIDATE, CONTENT_TYPES, HASHED_STEM, HOST_REFUSED, INDEX, IP_LITERALS, NOTICES, ORIGIN_REFUSED, securityHeaders } from './serving.ts';
 import { ACCESS_FILES, ACCESS_LUA, ETC_DEFAULT, HSTS, KEEP_ALIVE_SECONDS, REFUSAL_HEADERS, TLS12_CIPHERS, TLS_FILES, TLS_MIN, TLS_SESSION_SECONDS, accessFile, accessLua } from './access.ts';
 import { FIRMWARE_MAX_BYTES } from '../contract/maintenance.ts';
 
@@ -72,6 +72,8 @@ function places(o: ServerOptions) {
 }
 
 const exts = [...CONTENT_TYPES.keys()].join('|');
+/** A file name as a literal in a lighttpd regular expression: each character a regular expression reads otherwise after a backslash. */
+const lighttpdLiteral = (name: string) => name.replace(/[.+*?()[\]{}|^$\\]/g, (c) => `\\${c}`);
 
 /** The security headers, each value checked to go between a configuration's double quotes as it is (no ", \ or $). */
 function security(o: ServerOptions): Array<[string, string]> {
@@ -132,12 +134,13 @@ mimetype.assign = (
 ${types}
 )
 
-# Every request outside ${API_PREFIX} is answered from a .gz file: a hashed name's own, else
-# index.html (the console routes in the browser). A hashed name that is missing falls to
-# the 404 handler, which also answers index.html with status 200.
+# Every request outside ${API_PREFIX} is answered from a .gz file: a hashed name's own, the
+# notices' own, else index.html (the console routes in the browser). A hashed name that is
+# missing falls to the 404 handler, which also answers index.html with status 200.
 url.rewrite-once = (
   "^(${API_PREFIX}.*)$" => "$1",
   "^/(${HASHED_STEM}\\.(?:${exts}))(?:\\?.*)?$" => "/$1.gz",
+  "^/(${lighttpdLiteral(NOTICES)})(?:\\?.*)?$" => "/$1.gz",
   "^/" => "/${INDEX}.gz",
 )
 server.error-handler-404 = "/${INDEX}.gz"
@@ -147,7 +150,8 @@ $HTTP["url"] =~ "^${API_PREFIX}" {
   proxy.server = ( "" => ( ( ${backend} ) ) )
   # Answers go on as they come, not held whole: live events (EventStream) stream through.
   server.stream-response-body = 2
-} else $HTTP["url"] == "/${INDEX}.gz" {
+} else $HTTP["url"] =~ "^/(${lighttpdLiteral(INDEX)}|${lighttpdLiteral(NOTICES)})\\.gz$" {
+  # Names without a hash: the next release may change them under the same name.
   setenv.set-response-header = ( ${common}, "Cache-Control" => "${CACHE_REVALIDATE}" )
 } else $HTTP["url"] =~ "\\.gz$" {
   # Hashed names (app-4K4OOUAK.js) never change content.
@@ -262,6 +266,11 @@ ${types}
   location = /${INDEX} {
     add_header Cache-Control "${CACHE_REVALIDATE}" always;
 ${headers(' always')}
+  }
+  location = /${NOTICES} {
+    # No hash in its name: the next release may change it under the same name.
+    add_header Cache-Control "${CACHE_REVALIDATE}";
+${headers('')}
   }
   location / {
     # Any path that names no file: index.html, status 200 (the console routes in the browser).

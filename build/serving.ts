@@ -15,6 +15,7 @@ export const CONTENT_TYPES: ReadonlyMap<string, string> = new Map([
   ['png', 'image/png'],
   ['ico', 'image/x-icon'],
   ['woff2', 'font/woff2'],
+  ['txt', 'text/plain; charset=utf-8'],
 ]);
 
 export const contentType = (path: string) => CONTENT_TYPES.get(path.slice(path.lastIndexOf('.') + 1)) ?? 'application/octet-stream';
@@ -22,13 +23,22 @@ export const contentType = (path: string) => CONTENT_TYPES.get(path.slice(path.l
 /** The one page: asked for at every URL the console routes, so it must be revalidated each time. */
 export const INDEX = 'index.html';
 
+/**
+ * The third-party notices (build/papers.ts): plain text under the name such files usually have, so a
+ * firmware's open-source notices screen or document takes it as it is, from the set or from its URL.
+ */
+export const NOTICES = 'THIRD-PARTY-NOTICES.txt';
+
+/** The files whose names carry no hash: each keeps its name from release to release, so each is revalidated. */
+export const UNHASHED: readonly string[] = [INDEX, NOTICES];
+
 /** Every other file carries its content hash in its name (app-4K4OOUAK.js): it never changes. */
 export const HASHED_STEM = '[a-z0-9]+(?:-[a-z0-9]+)*-[A-Z0-9]{8}';
 export const HASHED_NAME = new RegExp(`^${HASHED_STEM}\\.[a-z0-9]+$`);
 
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_REVALIDATE = 'no-cache';
-export const cacheControl = (path: string) => (path === INDEX ? CACHE_REVALIDATE : CACHE_IMMUTABLE);
+export const cacheControl = (path: string) => (UNHASHED.includes(path) ? CACHE_REVALIDATE : CACHE_IMMUTABLE);
 
 /** The ETag of a file: its gzip bytes' SHA-256 (the manifest's sha256), first 128 bits, quoted. */
 export const etagOf = (sha256: string) => `"${sha256.slice(0, 32)}"`;
@@ -95,7 +105,7 @@ export function servingProblems(paths: string[]): string[] {
   const problems: string[] = [];
   for (const p of paths) {
     if (!CONTENT_TYPES.has(p.slice(p.lastIndexOf('.') + 1))) problems.push(`${p}: no content type for its extension (build/serving.ts)`);
-    if (p !== INDEX && !HASHED_NAME.test(p)) problems.push(`${p}: not index.html and no content hash in its name, so it cannot be cached for good`);
+    if (!UNHASHED.includes(p) && !HASHED_NAME.test(p)) problems.push(`${p}: not ${UNHASHED.join(' or ')} and no content hash in its name, so it cannot be cached for good`);
   }
   return problems;
 }

@@ -7,17 +7,32 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { servingProblems, etagOf } from '../../build/serving.ts';
+import { NOTICES, cacheControl, contentType, servingProblems, etagOf } from '../../build/serving.ts';
 import { lighttpdConf, nginxConf } from '../../build/servers.ts';
 import { cHeader, cSource, type TableFile } from '../../build/c-table.ts';
 
 const opts = { brand: 'ia', version: '1.0.0', root: '/www', listen: '80', api: '127.0.0.1:8081' };
 
 test('the build refuses a file the servers could not serve by the rules', () => {
-  assert.equal(servingProblems(['index.html', 'app-4K4OOUAK.js', 'lang-zh-B3A7B1D7.js', 'logo-5B6A1DEB.svg']), []);
-  const bad = servingProblems(['app.js', 'data-ABCDEFGH.wasm']);
-  assert.match(bad[0], /app\.js: not index\.html and no content hash/);
+  assert.equal(servingProblems(['index.html', 'THIRD-PARTY-NOTICES.txt', 'app-4K4OOUAK.js', 'lang-zh-B3A7B1D7.js', 'logo-5B6A1DEB.svg']), []);
+  const bad = servingProblems(['app.js', 'data-ABCDEFGH.wasm', 'NOTICES.txt']);
+  assert.match(bad[0], /app\.js: not index\.html or THIRD-PARTY-NOTICES\.txt and no content hash/);
   assert.match(bad[1], /data-ABCDEFGH\.wasm: no content type/);
+  assert.match(bad[2], /NOTICES\.txt: not index\.html or THIRD-PARTY-NOTICES\.txt and no content hash/);
+});
+
+test('the notices keep their name from release to release: served as plain text and revalidated, like index.html', () => {
+  assert.is(contentType(NOTICES), 'text/plain; charset=utf-8');
+  assert.is(cacheControl(NOTICES), cacheControl('index.html'));
+  assert.is(cacheControl('app-4K4OOUAK.js'), 'public, max-age=31536000, immutable');
+  const l = lighttpdConf(opts);
+  assert.match(l, /"\^\/\(THIRD-PARTY-NOTICES\\\.txt\)\(\?:\\\?\.\*\)\?\$" => "\/\$1\.gz"/, 'lighttpd answers it from its .gz');
+  assert.match(l, /\$HTTP\["url"\] =~ "\^\/\(index\\\.html\|THIRD-PARTY-NOTICES\\\.txt\)\\\.gz\$" \{\n[^}]*"Cache-Control" => "no-cache"/);
+  assert.match(nginxConf(opts), /location = \/THIRD-PARTY-NOTICES\.txt \{\n[^}]*add_header Cache-Control "no-cache";/);
+  const row = cSource('ia', [{ path: 'index.html', sha256: 'a'.repeat(64), data: new Uint8Array(1) }, { path: NOTICES, sha256: 'b'.repeat(64), data: new Uint8Array(1) }])
+    .split('\n')
+    .find((r) => r.startsWith(`  {"/${NOTICES}"`));
+  assert.match(row!, /"text\/plain; charset=utf-8", "\\"b{32}\\"", "no-cache", file_0, 1u, 1, CONSOLE_CACHE_REVALIDATE\}/, 'the C table row');
 });
 
 test('server configurations: listen, API and root are checked and written where each server wants them', () => {
