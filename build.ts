@@ -6,6 +6,7 @@
 //   npm run build -- --out /tmp/x                   another output folder
 //   npm run build -- --react                        the same source on React 19 and react-dom
 //                                                   (dist-react/; never flashed, no budget)
+//   npm run build -- --licences other.json          another licence policy than licence-policy.json
 //   npm run build -- --server lighttpd,nginx [--root /www --listen 80 --https 443 --api 127.0.0.1:8081 --etc /etc/console]
 //                                                   also a web server's configuration per brand
 //   npm run build -- --c-table                      also the set as a C table (console_files.c/.h)
@@ -17,9 +18,12 @@
 // The steps, each a module in build/ that takes the one before's output:
 //   catalogues.ts  locales/*/messages.po -> compiled, checked, short ids, catalogue files
 //   bundle.ts      src/ + catalogues -> the JavaScript and CSS (esbuild, once for all brands)
-//   site.ts        bundle + brands/<brand>/ -> the brand's files, index.html among them
+//   papers.ts      the bundle's metafile + licence-policy.json -> the bundled packages, checked,
+//                  and the third-party notices (once for all brands)
+//   site.ts        bundle + notices + brands/<brand>/ -> the brand's files, index.html among them
 //   compress.ts    files -> their gzip bytes (zopfli)
 //   manifest.ts    gzip bytes -> <out>/<brand>/*.gz and manifest.json
+//   sbom.ts        manifest + packages -> <out>/<brand>/sbom.cdx.json (CycloneDX 1.6)
 //   budget.ts      manifest + size-budget.json -> the brand's report
 //   embed.ts       <out>/<brand>/ -> <out>/embed/<brand>/ (--server, --c-table)
 //   report.ts      reports -> the size table, then the locale table (locales.ts)
@@ -34,11 +38,13 @@ import { writeEmbedding } from './build/embed.ts';
 import { printLocales } from './build/locales.ts';
 import { writeSet } from './build/manifest.ts';
 import { parseArgs, type BuildOptions } from './build/options.ts';
+import { loadPolicy, papers as bundledPapers } from './build/papers.ts';
 import { ROOT, targets } from './build/project.ts';
 import { printReports } from './build/report.ts';
+import { sourceTime, writeSbom } from './build/sbom.ts';
 import { brandSite } from './build/site.ts';
 
-/** The steps in order: the catalogues and the bundle once, then per brand its site to its embedding. */
+/** The steps in order: the catalogues, the bundle and its papers once, then per brand its site to its embedding. */
 export async function build(options: BuildOptions = {}): Promise<BrandReport[]> {
   const { brands, locales } = targets(options);
   const outRoot = resolve(ROOT, options.out ?? (options.react ? 'dist-react' : 'dist'));
@@ -46,14 +52,17 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
 
   const cat = catalogues(locales, options.extract ?? true, quiet);
   const app = await buildApp(locales, cat, options.react);
+  const papers = bundledPapers(app.metafile, loadPolicy(options.licences));
   const budget = loadBudget(options.budget);
   const compress = compressor();
+  const time = sourceTime();
   const reports: BrandReport[] = [];
   for (const brand of brands) {
-    const site = await brandSite(app, brand);
+    const site = await brandSite(app, papers, brand);
     const gz = await compress(site.files);
     const outDir = join(outRoot, brand);
     const manifest = writeSet(outDir, site, gz);
+    writeSbom(outDir, manifest, papers, time);
     reports.push(report(manifest, app, budget));
     writeEmbedding(options, outDir, join(outRoot, 'embed', brand), manifest, quiet);
   }

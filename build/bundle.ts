@@ -1,8 +1,10 @@
 // Build step 2, the bundle. In: src/ and the catalogues (build/catalogues.ts).
 // Out: the console's JavaScript and CSS, one esbuild pass for every brand,
 // message ids shortened; the catalogue files join it, and the lists of which
-// files the login page and the layout need. The contract the console ships
-// is src/api/shipped.ts, checked current first (build/calls.ts).
+// files the login page and the layout need; and esbuild's metafile, which
+// says what went into the output (build/papers.ts reads the packages from it).
+// The contract the console ships is src/api/shipped.ts, checked current first
+// (build/calls.ts).
 import { build as esbuild, type Metafile, type Plugin } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -85,6 +87,7 @@ export interface AppBuild {
   screenTexts: Record<string, string>; // locale -> served name of its screen texts
   layout: string[]; // the layout's and screens' files: preloaded when signed in, requested at sign-in on the login page
   critical: Set<string>; // served names on the English login path besides index.html: the shared code, which the entry imports
+  metafile: Metafile; // esbuild's account of which input went into which output: the papers step reads the packages from it
 }
 
 /** The step: one esbuild pass for all brands. */
@@ -175,7 +178,7 @@ export async function buildApp(locales: string[], cat: Catalogues, react = false
   const text = (f: string) => Buffer.from(files.get(f)!).toString('utf8');
   const inline: Inline = { entry: text(entry).trim(), css: text(css).trim(), texts: cat.coreJson[INLINE_LOCALE] };
   for (const f of [entry, css, catalogs[INLINE_LOCALE]]) files.delete(f);
-  return { files, inline, layoutCss, catalogHash: cat.hash, catalogs, screenTexts, layout, critical: new Set(always) };
+  return { files, inline, layoutCss, catalogHash: cat.hash, catalogs, screenTexts, layout, critical: new Set(always), metafile: meta };
 }
 
 /** Fail when a library is bundled twice (e.g. Preact through a CommonJS shim). */

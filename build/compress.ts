@@ -1,4 +1,4 @@
-// Build step 4, compression. In: a brand's files by served name
+// Build step 5, compression. In: a brand's files by served name
 // (build/site.ts). Out: the gzip bytes of each, in name order: zopfli, which
 // a terminal's web server sends as they are (Content-Encoding: gzip).
 import { gzipAsync } from '@gfx/zopfli';

@@ -1,4 +1,4 @@
-// Build step 7, embedding (--server, --c-table). In: a brand's folder and
+// Build step 9, embedding (--server, --c-table). In: a brand's folder and
 // manifest (build/manifest.ts) and the options. Out: <out>/embed/<brand>/:
 // web servers' configurations (build/servers.ts) and the set as a C table
 // (build/c-table.ts), as docs/EMBEDDING.md describes.

@@ -1,4 +1,4 @@
-// Build step 5, the manifest. In: a brand's files (build/site.ts) and their
+// Build step 6, the manifest. In: a brand's files (build/site.ts) and their
 // gzip bytes (build/compress.ts). Out: <out>/<brand>/, what goes into a
 // terminal's flash: each file as <name>.gz, and manifest.json listing them.
 import { createHash } from 'node:crypto';

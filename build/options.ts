@@ -9,6 +9,8 @@ export interface BuildOptions {
   out?: string;
   /** Size budget file (default size-budget.json). */
   budget?: string;
+  /** Licence policy file (default licence-policy.json): the licences a bundled package may be under (build/papers.ts). */
+  licences?: string;
   /** Skip `lingui extract` (tests that build twice extract once). */
   extract?: boolean;
   quiet?: boolean;
@@ -30,7 +32,7 @@ export interface BuildOptions {
   cTable?: boolean;
 }
 
-const USAGE = `usage: npm run build -- [--brand B,...] [--locales L,...] [--out dist] [--budget size-budget.json] [--no-extract] [--quiet] [--react]
+const USAGE = `usage: npm run build -- [--brand B,...] [--locales L,...] [--out dist] [--budget size-budget.json] [--licences licence-policy.json] [--no-extract] [--quiet] [--react]
        [--server ${SERVERS.join(',')} [--root ${SERVER_DEFAULTS.root}] [--listen ${SERVER_DEFAULTS.listen}] [--https ${SERVER_DEFAULTS.https}] [--api ${SERVER_DEFAULTS.api}] [--etc ${SERVER_DEFAULTS.etc}]] [--c-table]
 Every brand and every locale (English always) into dist/<brand>/, with the size table; build.ts's header says more.`;
 
@@ -39,6 +41,7 @@ const OPTIONS = {
   locales: { type: 'string' },
   out: { type: 'string' },
   budget: { type: 'string' },
+  licences: { type: 'string' },
   'no-extract': { type: 'boolean' },
   quiet: { type: 'boolean' },
   react: { type: 'boolean' },
@@ -60,6 +63,7 @@ export function parseArgs(argv: string[]): BuildOptions {
   if (v.locales !== undefined) o.locales = list(v.locales);
   if (v.out !== undefined) o.out = v.out;
   if (v.budget !== undefined) o.budget = v.budget;
+  if (v.licences !== undefined) o.licences = v.licences;
   if (v['no-extract']) o.extract = false;
   if (v.quiet) o.quiet = true;
   if (v.react) o.react = true;

@@ -1,16 +1,17 @@
-// Build step 3, the site of a brand. In: the bundle (build/bundle.ts) and
-// brands/<brand>/ (brand.json, logo.svg, favicon.svg). Out: the brand's
-// files by served name: the bundle's, its logo and favicon, and its
-// index.html with its title, colours and copyright; and the
-// Content-Security-Policy its server sends.
+// Build step 4, the site of a brand. In: the bundle (build/bundle.ts), the
+// papers (build/papers.ts) and brands/<brand>/ (brand.json, logo.svg,
+// favicon.svg). Out: the brand's files by served name: the bundle's, the
+// third-party notices, its favicon, and its index.html with its title,
+// colours, copyright and logo; and the Content-Security-Policy its server sends.
 import { transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeLocale } from '../src/i18n/locale.ts';
 import { INLINE_LOCALE, type AppBuild } from './bundle.ts';
+import type { Papers } from './papers.ts';
 import { ROOT } from './project.ts';
-import { cspFor, servingProblems } from './serving.ts';
+import { NOTICES, cspFor, servingProblems } from './serving.ts';
 
 export interface BrandSite {
   brand: string;
@@ -23,7 +24,7 @@ export interface BrandSite {
 }
 
 /** The step: one brand's set of files, checked against what the servers serve (build/serving.ts). */
-export async function brandSite(app: AppBuild, brand: string): Promise<BrandSite> {
+export async function brandSite(app: AppBuild, papers: Papers, brand: string): Promise<BrandSite> {
   const dir = join(ROOT, 'brands', brand);
   const conf = JSON.parse(readFileSync(join(dir, 'brand.json'), 'utf8'));
   const logoSvg = readFileSync(join(dir, 'logo.svg'), 'utf8');
@@ -44,6 +45,8 @@ export async function brandSite(app: AppBuild, brand: string): Promise<BrandSite
   const files = new Map(app.files);
   files.set('index.html', Buffer.from(html));
   files.set(favicon, favSvg);
+  // The same bytes in every brand: compressed once per build (build/compress.ts), one content in every set.
+  files.set(NOTICES, papers.notices);
 
   const serving = servingProblems([...files.keys()]);
   if (serving.length) throw new Error(`${brand}: ${serving.join('; ')}`);
