@@ -15,6 +15,9 @@ import { compressor } from '../../build/compress.ts';
 import { writeSet, type Manifest } from '../../build/manifest.ts';
 import { readPo } from '../../build/po.ts';
 import { allBrands, defaultBrand } from '../../build/project.ts';
+import { loadPolicy, papers } from '../../build/papers.ts';
+import { SBOM_FILE, writeSbom } from '../../build/sbom.ts';
+import { NOTICES, UNHASHED } from '../../build/serving.ts';
 import { brandSite } from '../../build/site.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -37,6 +40,17 @@ test('two builds of the same sources are byte-identical', async () => {
   assert.equal([...a.keys()].sort(), [...b.keys()].sort());
   for (const [name, content] of a) assert.ok(content.equals(b.get(name)!), `${name} differs`);
   assert.equal(readdirSync(outA).sort(), allBrands());
+  // Issue 33: the notices and the SBOM among them, so both are byte-identical from build to build.
+  for (const brand of allBrands()) for (const f of [`${NOTICES}.gz`, SBOM_FILE]) assert.ok(a.has(`${brand}/${f}`), `${brand}/${f}`);
+});
+
+test('the notices are one content for every brand: the same bytes, the same hash in each manifest', () => {
+  const sums = allBrands().map((brand) => {
+    const m: Manifest = JSON.parse(readFileSync(join(outA, brand, 'manifest.json'), 'utf8'));
+    return m.files.find((f) => f.path === NOTICES)?.sha256;
+  });
+  assert.ok(sums[0]);
+  assert.equal(new Set(sums).size, 1, sums.join(', '));
 });
 
 test('the manifest lists every served file with sizes and the SHA-256 of its gzip file', () => {
@@ -45,14 +59,15 @@ test('the manifest lists every served file with sizes and the SHA-256 of its gzi
     const m: Manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     assert.is(m.brand, brand);
     assert.is(m.version, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
-    const gz = readdirSync(dir).filter((f) => f !== 'manifest.json');
+    // Beside the set, not in it: the manifest and the SBOM (tests/build/sbom.test.ts).
+    const gz = readdirSync(dir).filter((f) => f !== 'manifest.json' && f !== SBOM_FILE);
     assert.equal(gz.sort(), m.files.map((f) => `${f.path}.gz`).sort(), 'only gzip files ship, each listed');
     for (const f of m.files) {
       const z = readFileSync(join(dir, `${f.path}.gz`));
       assert.is(z.length, f.gzipBytes, f.path);
       assert.is(createHash('sha256').update(z).digest('hex'), f.sha256, f.path);
       assert.is(gunzipSync(z).length, f.bytes, f.path);
-      if (f.path !== 'index.html') assert.match(f.path, /-[A-Z0-9]{8}\.(js|css|svg)$/, 'content-hashed name');
+      if (!UNHASHED.includes(f.path)) assert.match(f.path, /-[A-Z0-9]{8}\.(js|css|svg)$/, 'content-hashed name');
     }
     assert.not.ok(gz.some((f) => f.endsWith('.map.gz')), 'no source maps in the flash set');
   }
@@ -99,6 +114,11 @@ test('a subset build: one brand, chosen locales (English always included)', () =
   assert.equal(catalogues, ['lang-es', 'text-en', 'text-es']);
   assert.ok(gunzipSync(readFileSync(join(out, 'anviz', 'index.html.gz'))).toString().includes('<script type="application/json" id="console-lang-en">'));
   assert.match(r.stdout, /login critical path/, 'prints the size table');
+  // The notices' bytes in it, visibly: their own row, and the English set's line that adds them.
+  const row = new RegExp(`^  ${NOTICES.replace(/\./g, '\\.')} +notices +\\d+ +(\\d+) +\\d+$`, 'm').exec(r.stdout);
+  assert.ok(row, 'a row of its own, not on the login path (no *)');
+  const consoleBytes = Number(/^  console, English only +(\d+)/m.exec(r.stdout)![1]);
+  assert.is(Number(/^  \+ notices = set, English only +(\d+)/m.exec(r.stdout)![1]), consoleBytes + Number(row![1]));
 });
 
 test('the build exits non-zero naming each file over budget', () => {
@@ -153,13 +173,15 @@ test('message ids ship short: the same table every build, device message keys ke
   assert.is(shipped.size, en.size);
 });
 
-test('each step runs alone, on the output of the one before: catalogues, bundle, site, compress, manifest, budget', async () => {
+test('each step runs alone, on the output of the one before: catalogues, bundle, papers, site, compress, manifest, budget, SBOM', async () => {
   const cat = catalogues(['en'], false, true);
   assert.equal(Object.keys(cat.core), ['en']);
   const app = await buildApp(['en'], cat);
   for (const f of cat.files.keys()) assert.is(app.files.has(f), f !== cat.core.en, `the bundle carries ${f} (English's core texts go inline)`);
-  const site = await brandSite(app, defaultBrand());
+  const p = papers(app.metafile, loadPolicy());
+  const site = await brandSite(app, p, defaultBrand());
   assert.ok(site.files.has('index.html') && site.logo.startsWith('data:image/svg+xml,'));
+  assert.is(site.files.get(NOTICES), p.notices, 'the papers step hands the notices to every brand');
   // The login page's own code, stylesheet and English texts are in index.html, not files of their own.
   const html = Buffer.from(site.files.get('index.html')!).toString();
   assert.ok(html.includes(app.inline.entry) && html.includes(app.inline.css) && html.includes('id="console-lang-en"'));
@@ -178,6 +200,15 @@ test('each step runs alone, on the output of the one before: catalogues, bundle,
   const r = report(m, app, loadBudget());
   assert.equal(Object.keys(r.locales), ['en']);
   assert.equal(r.overBudget, []);
+  // The notices count in the set's total and show in the table, not on the login path or in the English console.
+  const notices = r.files.find((f) => f.path === NOTICES)!;
+  assert.equal([notices.kind, notices.critical], ['notices', false]);
+  assert.is(r.notices, notices.gzipBytes);
+  assert.is(r.total, r.files.reduce((n, f) => n + f.gzipBytes, 0));
+  assert.is(r.totalEnglish, r.total - r.notices, 'English only here: every file but the notices');
+  const file = writeSbom(dir, m, p, undefined);
+  assert.equal(readdirSync(dir).sort(), ['manifest.json', SBOM_FILE, ...[...gz.keys()].map((n) => `${n}.gz`)].sort());
+  assert.not.ok('timestamp' in JSON.parse(readFileSync(file, 'utf8')).metadata, 'no time given, none written');
 });
 
 test.run();
