@@ -112,8 +112,10 @@ function checkGraph(bom: Bom): void {
   for (const d of bom.dependencies) for (const r of [d.ref, ...d.dependsOn]) assert.ok(refs.has(r), r);
 }
 
+let preact: Promise<Built>;
+
 test('the Preact build: valid CycloneDX 1.6, the console at its root, each bundled package as node_modules and the lock have it, no dev dependency', async () => {
-  const b = await buildIa(false);
+  const b = await (preact = buildIa(false));
   assert.is(await validator.validate(b.text), null, "CycloneDX's own JSON schema (strict) takes it");
   assert.is(b.bom.bomFormat, 'CycloneDX');
   assert.is(b.bom.specVersion, '1.6');
@@ -147,6 +149,30 @@ test('the Preact build: valid CycloneDX 1.6, the console at its root, each bundl
   assert.match(again.serialNumber, /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.is.not(again.serialNumber, b.bom.serialNumber, 'another content, another serial number');
   assert.is(sbom(b.manifest, { packages: [], notices: new Uint8Array() }, b.bom.metadata.timestamp).serialNumber, again.serialNumber, 'the same content, the same one');
+});
+
+test("docs/EMBEDDING.md's merge by hand: the console nested in a firmware's SBOM, its graph hung from the firmware's root, still valid", async () => {
+  const b = await preact;
+  const firmware = {
+    bomFormat: 'CycloneDX',
+    specVersion: '1.6',
+    version: 1,
+    metadata: { component: { type: 'firmware', 'bom-ref': 't10@2.6.19', name: 't10', version: '2.6.19' } },
+    components: [{ type: 'operating-system', 'bom-ref': 'linux@6.1', name: 'linux', version: '6.1' }] as object[],
+    dependencies: [{ ref: 't10@2.6.19', dependsOn: ['linux@6.1'] }],
+  };
+  // The jq program of "Merging it into the firmware's SBOM", step by step.
+  const consoleRoot = b.bom.metadata.component;
+  const merged = {
+    ...firmware,
+    components: [...firmware.components, { ...consoleRoot, components: b.bom.components }],
+    dependencies: [...firmware.dependencies.map((d) => (d.ref === firmware.metadata.component['bom-ref'] ? { ...d, dependsOn: [...d.dependsOn, consoleRoot['bom-ref']] } : d)), ...b.bom.dependencies],
+  };
+  const text = JSON.stringify(merged);
+  assert.is(await validator.validate(text), null);
+  const refs = [...text.matchAll(/"bom-ref":"([^"]+)"/g)].map((m) => m[1]);
+  assert.is(new Set(refs).size, refs.length, 'every bom-ref once');
+  for (const d of merged.dependencies) for (const r of [d.ref, ...d.dependsOn]) assert.ok(refs.includes(r), r);
 });
 
 test('the React 19 build: its own SBOM, naming React, react-dom and scheduler, not Preact', async () => {
