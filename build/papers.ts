@@ -138,7 +138,9 @@ function readPackage(root: string, path: string, lock: Lock, policy: Policy, bun
   let texts = files.filter((f) => LICENCE_FILE.test(f)).map(read);
   let supplied: string | undefined;
   if (!texts.length) {
-    const s = policy.supplied[`${pkg.name}@${pkg.version}`];
+    // A package's name is data from outside: read as an own property only (never __proto__ or a method).
+    const key = `${pkg.name}@${pkg.version}`;
+    const s = Object.hasOwn(policy.supplied, key) ? policy.supplied[key] : undefined;
     if (!s) throw new Error(`${id}: licence ${licence} but no licence text (no LICENSE*, LICENCE* or COPYING* in ${path}, none supplied in ${policy.file})`);
     if (s.licence !== licence) throw new Error(`${id}: ${policy.file} supplies a ${s.licence} text, but the package names ${licence}`);
     const file = resolve(ROOT, dirname(policy.file), s.text);

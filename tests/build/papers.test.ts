@@ -49,7 +49,7 @@ test('the notices name every package esbuild put in the Preact bundle, with its 
   assert.match(notices, /^Third-party software notices: terminal-console \d+\.\d+\.\d+\n/);
   // wouter's tarball has no licence file: the text is the policy's, and the notices say so.
   assert.match(notices, /^== wouter \S+ \(Unlicense; the package ships no licence text, so this is the licence's own\)$/m);
-  assert.is(p.packages.find((x) => x.name === 'wouter')!.texts[0].file, 'licences/Unlicense.txt');
+  assert.is(p.packages.find((x) => x.name === 'wouter')!.texts[0].file, 'build/licences/Unlicense.txt');
 });
 
 test('the React 19 build has notices of its own: React, react-dom and scheduler, not Preact; what was read but shaken out is not there', async () => {
