@@ -4,6 +4,7 @@
 //   npm run build                                  all brands, all locales
 //   npm run build -- --brand anviz --locales en,es  a subset
 //   npm run build -- --out /tmp/x                   another output folder
+//   npm run build -- --no-cache                     compress every file afresh (zopfli's output is kept by content: build/compress.ts)
 //   npm run build -- --react                        the same source on React 19 and react-dom
 //                                                   (dist-react/; never flashed, no budget)
 //   npm run build -- --licences other.json          another licence policy than licence-policy.json
@@ -54,7 +55,7 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
   const app = await buildApp(locales, cat, options.react);
   const papers = bundledPapers(app.metafile, loadPolicy(options.licences));
   const budget = loadBudget(options.budget);
-  const compress = compressor();
+  const compress = compressor(options.cache === false ? false : undefined);
   const time = sourceTime();
   const reports: BrandReport[] = [];
   for (const brand of brands) {

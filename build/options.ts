@@ -11,6 +11,8 @@ export interface BuildOptions {
   budget?: string;
   /** Licence policy file (default licence-policy.json): the licences a bundled package may be under (build/papers.ts). */
   licences?: string;
+  /** false: compress every file afresh instead of reading what an earlier build kept (build/compress.ts). */
+  cache?: boolean;
   /** Skip `lingui extract` (tests that build twice extract once). */
   extract?: boolean;
   quiet?: boolean;
@@ -32,7 +34,7 @@ export interface BuildOptions {
   cTable?: boolean;
 }
 
-const USAGE = `usage: npm run build -- [--brand B,...] [--locales L,...] [--out dist] [--budget size-budget.json] [--licences licence-policy.json] [--no-extract] [--quiet] [--react]
+const USAGE = `usage: npm run build -- [--brand B,...] [--locales L,...] [--out dist] [--budget size-budget.json] [--licences licence-policy.json] [--no-extract] [--no-cache] [--quiet] [--react]
        [--server ${SERVERS.join(',')} [--root ${SERVER_DEFAULTS.root}] [--listen ${SERVER_DEFAULTS.listen}] [--https ${SERVER_DEFAULTS.https}] [--api ${SERVER_DEFAULTS.api}] [--etc ${SERVER_DEFAULTS.etc}]] [--c-table]
 Every brand and every locale (English always) into dist/<brand>/, with the size table; build.ts's header says more.`;
 
@@ -43,6 +45,7 @@ const OPTIONS = {
   budget: { type: 'string' },
   licences: { type: 'string' },
   'no-extract': { type: 'boolean' },
+  'no-cache': { type: 'boolean' },
   quiet: { type: 'boolean' },
   react: { type: 'boolean' },
   server: { type: 'string' },
@@ -65,6 +68,7 @@ export function parseArgs(argv: string[]): BuildOptions {
   if (v.budget !== undefined) o.budget = v.budget;
   if (v.licences !== undefined) o.licences = v.licences;
   if (v['no-extract']) o.extract = false;
+  if (v['no-cache']) o.cache = false;
   if (v.quiet) o.quiet = true;
   if (v.react) o.react = true;
   if (v.server !== undefined) {
