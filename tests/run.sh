@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `npm test`: typecheck (Preact's and React's types), build (size gate), unit tests,
-# hardware-in-loop tests, browser tests, the tests tagged @smoke behind lighttpd, nginx and civetweb
-# (and the embedding checks in tests/servers), and the tests tagged @smoke on a React 19 build.
+# `npm test`: typecheck (Preact's and React's types), build (size gate), then three lanes side by
+# side: the unit tests (uvu), the console on real web servers (the tests tagged @smoke shared out
+# among lighttpd, nginx and civetweb over HTTPS) and the tests tagged @smoke on a React 19 build;
+# beside them the browser tests; beside those the hardware-in-loop tests and the virtual board.
 # Installs the Debian packages the tests need when it can (root with apt),
 # otherwise stops with one line saying what to run. Ends with a table of each
 # step's wall-clock seconds and the line 'N passed, N failed'.
@@ -96,9 +97,11 @@ brand="$(node -p "require('./brands/index.json').default")"
 step "build" "build (default brand, all locales; fails over the size budget)"
 npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
 
-# The hardware-in-loop tests mostly wait (lines paced like a UART, restarts, one browser per
-# terminal); the other steps mostly compute. They run beside all of them, and their output is
-# shown at the end. Nothing they assert depends on how busy the machine is (docs/DEVELOPING.md, "Tests").
+# Three lanes side by side: the hardware-in-loop tests (they mostly wait: lines paced like a UART,
+# restarts, one browser per terminal) with the virtual board beside them; the browser tests (each
+# mostly waits on its page and its terminal); and, in front, the steps that mostly compute. The lanes
+# beside print their output at the end. Nothing they assert depends on how busy the machine is
+# (docs/DEVELOPING.md, "Tests").
 hil_log=$(mktemp)
 board_log=$(mktemp)
 hil_time=$(mktemp)
@@ -117,6 +120,18 @@ hil_time=$(mktemp)
 ) &
 hil_pid=$!
 
+# Each Playwright run has its own output folder: runs side by side must not clear each other's.
+browser_log=$(mktemp)
+browser_time=$(mktemp)
+(
+  start=$SECONDS
+  npx playwright test -c tests/browser/playwright.config.ts --output test-results/browser >"$browser_log" 2>&1
+  rc=$?
+  echo $((SECONDS - start)) >"$browser_time"
+  exit $rc
+) &
+browser_pid=$!
+
 step "uvu suites" "the console (happy-dom), the contract, the simulated terminal over HTTP, the build, the tools, the house rules (uvu); the bench's own beside them"
 # The bench's own test mostly waits (YMODEM on a paced line, the slow line, a throttled browser):
 # it runs beside the other unit tests, and its output follows theirs.
@@ -129,25 +144,35 @@ cat "$bench_log"
 mv "$bench_log" "$log"
 count_uvu
 
-step "browser tests" "browser tests (Playwright + $CHROMIUM against the simulated terminal)"
-playwright
-
 step "real web servers" "the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits"
 uvu tests/servers '\.test\.ts$'
-# Plain HTTP through each server is proven by the tests above; the browser goes through each over
-# HTTPS, trusting a CA the run makes (hil/web/pki.ts; npm run test:embed does HTTP as well).
+# Every served file, the serving rules and the configurations are proven through each server, over
+# HTTP and HTTPS, by the tests above. The browser then goes through them over HTTPS, trusting a CA
+# the run makes (hil/web/pki.ts): the tests tagged @smoke shared out among the three (Playwright's
+# --shard), so each of them passes over TLS once and each server carries a third of the flows.
+# Every @smoke test through every server, over HTTP and HTTPS: npm run test:embed.
+shard=0
 for server in lighttpd nginx civetweb; do
-  echo "-- the browser through $server over HTTPS (tests tagged @smoke)"
-  FRONT_SERVER=$server FRONT_TLS=1 playwright --grep @smoke
+  shard=$((shard + 1))
+  echo "-- the browser through $server over HTTPS (the tests tagged @smoke, part $shard of 3)"
+  FRONT_SERVER=$server FRONT_TLS=1 playwright --grep @smoke --shard "$shard/3" --output "test-results/$server"
 done
 
 step "React 19 build" "the same source on React 19 (dist-react/$brand): the tests tagged @smoke"
 if npx tsx build.ts --react --brand "$brand" --no-extract --quiet; then
-  SITE_DIR="dist-react/$brand" playwright --grep @smoke
+  SITE_DIR="dist-react/$brand" playwright --grep @smoke --output test-results/react
 else
   status=1
   failed=$((failed + 1))
 fi
+
+step "browser tests: the rest after the steps above" "browser tests (Playwright + $CHROMIUM against the simulated terminal, every spec), run beside the steps above"
+wait "$browser_pid" || status=1
+cat "$browser_log"
+mv "$browser_log" "$log"
+count_playwright
+end_step
+times+=("  (browser tests, from their start beside the steps above)|$(cat "$browser_time")")
 
 step "hardware-in-loop tests: the rest after the other steps" "hardware-in-loop tests (YMODEM and ZMODEM with lrzsz over ptys, the simulated console, real bash and busybox shells, a --simulate loop, two lab shards running a part of the browser suite on their terminals, and beside them the virtual board), run beside the steps above"
 wait "$hil_pid" || status=1
@@ -161,7 +186,7 @@ mv "$board_log" "$log"
 count_uvu
 end_step
 times+=("  (hardware-in-loop tests, from their start beside the steps above)|$(cat "$hil_time")")
-rm -f "$hil_time" "$log"
+rm -f "$hil_time" "$browser_time" "$log"
 
 echo
 echo "== where the time went (wall clock, seconds)"

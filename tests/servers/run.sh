@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm run test:embed`: the console on real web servers, alone (npm test runs the same).
+# `npm run test:embed`: the console on real web servers, all of it (npm test runs the uvu tests and
+# the @smoke tests shared out among the three servers over HTTPS; here each runs every @smoke test, over HTTP and HTTPS).
 # Needs a build of the default brand (npm run build) and Debian's lighttpd (with
 # lighttpd-mod-openssl and lighttpd-modules-lua), nginx, libcivetweb-dev with libssl-dev,
 # busybox, openssl and libnss3-tools. SITE_DIR=<folder> tests another build.
