@@ -23,6 +23,7 @@ import { startBoardTerminal, type BoardTerminal } from '../../board/start.ts';
 import type { Simulator } from '../../simulator/server.ts';
 import { HOST_REFUSED } from '../../build/serving.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
+import { startSer2net } from '../../hil/ser2net.ts';
 import { raw } from '../support/raw-http.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -69,8 +70,9 @@ let bootMs = 0;
 
 test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'board-test-'));
-  // As `npm run hil -- --board` starts it: the build (made when missing), a fresh /data, the simulated API activated as the suites expect.
-  terminal = await startBoardTerminal({ brand: BRAND, disk: join(dir, 'data.img'), storeFile: join(dir, 'store.json'), fresh: true, activated: TEST_ADMIN.password, unattended: true, log: (l) => console.log(l) });
+  // As `npm run hil -- --board` starts it: the build (made when missing), a fresh /data, the simulated API activated as the suites expect;
+  // with ttyS0 on a pty as well, for ser2net to serve as a lab's serial server serves an adapter.
+  terminal = await startBoardTerminal({ brand: BRAND, disk: join(dir, 'data.img'), storeFile: join(dir, 'store.json'), fresh: true, activated: TEST_ADMIN.password, unattended: true, pty: true, log: (l) => console.log(l) });
   ({ sim, board, files, bootMs } = terminal);
   console.log(`board: ${files.kernelPkg} on QEMU (${board.accel.toUpperCase()}) booted to the login prompt on ttyS0 in ${(bootMs / 1000).toFixed(1)} s`);
   serial = new Serial(await openTcpLink(board.serialUrl));
@@ -190,11 +192,11 @@ test('the access file follows RestParam (the firmware\'s part, /etc/init.d/S70fi
   await until('console.test', HOST_REFUSED.status);
 });
 
-/** `npm run hil` against the board (without the browser suites unless `args` has --grep): its exit status and output. */
-function hil(args: string[]): Promise<{ code: number | null; out: string }> {
+/** `npm run hil` against the board over `serial` (without the browser suites unless `args` has --grep): its exit status and output. */
+function hil(args: string[], serial = board.serialUrl): Promise<{ code: number | null; out: string }> {
   const suites = args.includes('--grep') ? [] : ['--no-suites'];
   return new Promise((res) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'hil/cli.ts'), '--serial', board.serialUrl, '--url', board.url, '--console-profile', 'board', '--brand', BRAND, ...suites, '--report', join(dir, 'hil-report'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'hil/cli.ts'), '--serial', serial, '--url', board.url, '--console-profile', 'board', '--brand', BRAND, ...suites, '--report', join(dir, 'hil-report'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -217,10 +219,19 @@ async function prompt(): Promise<void> {
  */
 const ON_BOARD = ['sign in: required fields', 'a foreign name gets 421', 'add: required messages'];
 
-// ZMODEM with browser tests against the board's lighttpd, then YMODEM to rb (which makes the first the rollback target).
-test('npm run hil flashes the board over ttyS0 with ZMODEM and YMODEM, every served file matches the manifest, and browser tests pass against the board', async () => {
-  const first = await hil(['--protocol', 'zmodem', '--grep', ON_BOARD.join('|')]);
-  assert.is(first.code, 0, first.out);
+// ZMODEM through ser2net with browser tests against the board's lighttpd, then YMODEM to rb (which makes the first the rollback target).
+test('npm run hil flashes the board over ttyS0 with ZMODEM through ser2net and with YMODEM, every served file matches the manifest, and browser tests pass against the board', async () => {
+  // Debian's ser2net on the board's pty, with the configuration docs/HIL.md shows (a raw tcp accepter, a serialdev connector), as a lab serves an adapter.
+  const ser2net = await startSer2net({ device: board.ptyPath!, speed: 115200 });
+  let first: Awaited<ReturnType<typeof hil>>;
+  try {
+    first = await hil(['--protocol', 'zmodem', '--grep', ON_BOARD.join('|')], ser2net.url);
+  } finally {
+    await ser2net.close();
+  }
+  assert.is(first.code, 0, `${first.out}\nser2net: ${ser2net.output()}`);
+  assert.match(first.out, `connect: ok (${ser2net.url})`, 'the harness talked to ser2net\'s port');
+  console.log(`board: through ser2net, ${/transfer: ok \(([^\n]*)\)$/m.exec(first.out)?.[1]}`);
   assert.match(first.out, /transfer: ok \(ZMODEM/);
   assert.match(first.out, /served files: ok/);
   assert.match(first.out, new RegExp(`browser suites: ok \\(${ON_BOARD.length} passed, 0 skipped\\)`), 'the browser tests ran against the board');
