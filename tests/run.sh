@@ -27,6 +27,10 @@ command -v busybox >/dev/null || need+=(busybox)
 command -v gcc >/dev/null || need+=(gcc)
 command -v openssl >/dev/null || need+=(openssl)
 command -v certutil >/dev/null || need+=(libnss3-tools)
+# The lab's serial server in front of the virtual board's ttyS0 (hil/ser2net.ts), and the YAML the
+# labgrid recipe reads (hil/lab/labgrid-hil.sh; labgrid itself brings PyYAML).
+[ -x /usr/sbin/ser2net ] || need+=(ser2net)
+python3 -c 'import yaml' 2>/dev/null || need+=(python3-yaml)
 # The virtual board (tests/board): QEMU and mkfs.ext4 on the host; its kernel and the packages
 # inside it are fetched with apt-get download and unpacked, never installed (board/packages.ts).
 [ -x /usr/bin/qemu-system-x86_64 ] || need+=(qemu-system-x86)
