@@ -297,7 +297,9 @@ test(
 for (const args of [[], ['-k']]) {
   test(
     `lrzsz sb ${args.join(' ') || '(128-byte blocks)'} -> our receiver: one batch of all sizes`,
-    guarded(30_000, async (scope) => {
+    // A hang guard, not a speed: 1 MiB in 128-byte blocks is some 8,000 answered blocks, each waiting on a
+    // busy machine's scheduler (a CI run beside other suites took more than 30 s).
+    guarded(120_000, async (scope) => {
       const dir = scope.tmpdir();
       const send = join(dir, 'send');
       mkdirSync(send);
@@ -317,7 +319,7 @@ for (const args of [[], ['-k']]) {
 
 test(
   'our sender -> our receiver over a pty pair: one batch of all sizes',
-  guarded(30_000, async (scope) => {
+  guarded(120_000, async (scope) => {
     const dir = scope.tmpdir();
     const { a, b } = await ptyPair(scope, dir, 'p');
     const slink = await serialLink(scope, a);
