@@ -128,12 +128,15 @@ export class Driver {
     await this.run(recordErrors);
   }
 
-  /** Wait until `fn(...args)` answers something truthy (or "" for a string check); `what` names it when it does not. */
+  /**
+   * Wait until `fn(...args)` answers true (or '' for a check that answers why not); `what` names it
+   * when it does not. A page that is between two documents cannot answer: that is "not yet".
+   */
   async until<A extends unknown[]>(what: string, fn: (...args: A) => unknown, ...args: A): Promise<void> {
     const deadline = Date.now() + WAIT_MS;
     let last: unknown;
     for (;;) {
-      last = await this.run(fn, ...args);
+      last = await this.run(fn, ...args).catch((e: Error) => `the page did not answer: ${e.message}`);
       if (last === true || last === '') return;
       if (Date.now() > deadline) throw new Error(`${this.name}: waited ${WAIT_MS / 1000} s for ${what}; last: ${JSON.stringify(last)}`);
       await new Promise((r) => setTimeout(r, 100));
