@@ -26,6 +26,8 @@ export interface Engine {
   type(expression: string, text: string): Promise<void>;
   /** Click the control `expression` answers with the engine's own pointer input. */
   click(expression: string): Promise<void>;
+  /** The window as a PNG (a failed step leaves one in test-results/engines/). */
+  screenshot(): Promise<Buffer>;
   /** Errors only the engine itself reports (uncaught ones and console errors, from a page's start), where it can. */
   engineErrors(): string[];
   /** Close the browser and everything started for it (driver, display, profile). */

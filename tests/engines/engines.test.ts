@@ -5,6 +5,8 @@
 // other, since they share it, and the activation step is skipped, saying why.
 // Then: no page error and no console error in the whole run (also after a
 // failed step), and the browser, its driver and its display closed.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Driver, type Engine } from './driver.ts';
@@ -47,6 +49,22 @@ class NotRun extends Error {
   }
 }
 
+const SHOTS = join(import.meta.dirname, '../../test-results/engines');
+
+/** The window as the failed step left it, in test-results/engines/ (as Playwright leaves its own), named in the error. */
+async function withScreenshot(error: unknown, engine: Engine | undefined, step: string): Promise<unknown> {
+  if (!engine) return error;
+  const file = join(SHOTS, `${engine.name} ${step}`.replace(/[^\w.-]+/g, '-').slice(0, 120) + '.png');
+  try {
+    mkdirSync(SHOTS, { recursive: true });
+    writeFileSync(file, await engine.screenshot());
+  } catch {
+    return error; // a browser that is gone has no window to show
+  }
+  if (error instanceof Error) error.message += `\n    the window then: ${file}`;
+  return error;
+}
+
 /**
  * One engine's run, started once `after` settles: its steps one after the
  * other, each one's outcome kept for its test (a step after a failed one does
@@ -74,7 +92,7 @@ function start(launch: () => Promise<Engine>, userId: string, after: Promise<unk
         await run(driver!, terminal!);
         return {};
       } catch (error) {
-        return { error };
+        return { error: await withScreenshot(error, engine, name) };
       }
     });
     outcomes.set(name, step);

@@ -70,6 +70,7 @@ export async function launchFirefox(): Promise<Engine> {
       async click(expression) {
         await (await element(expression)).click();
       },
+      screenshot: async () => Buffer.from(await page.screenshot()),
       engineErrors: () => errors,
       close,
     };

@@ -1,9 +1,9 @@
 // A W3C WebDriver (classic) client: plain JSON over HTTP, the few commands
 // the engines' driver needs (new session, navigate, refresh, execute script,
-// element click, clear and send keys, window size, delete session). Ours
-// rather than selenium-webdriver or webdriverio: these nine commands are all
-// the suite uses, over the fetch Node has, with no package and its own
-// dependencies to keep current for them.
+// element click, clear and send keys, window size, screenshot, delete
+// session). Ours rather than selenium-webdriver or webdriverio: these ten
+// commands are all the suite uses, over the fetch Node has, with no package
+// and its own dependencies to keep current for them.
 
 /** The key W3C WebDriver gives an element reference in JSON. */
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
@@ -104,6 +104,11 @@ Promise.resolve().then(() => ${expression}).then((value) => done({ value }), (e)
 
   async sendKeys(element: string, text: string): Promise<void> {
     await this.cmd('POST', `/element/${element}/value`, { text });
+  }
+
+  /** The window as a PNG. */
+  async screenshot(): Promise<Buffer> {
+    return Buffer.from((await this.cmd('GET', '/screenshot')) as string, 'base64');
   }
 
   /** End the session: the driver closes the browser. */

@@ -135,6 +135,7 @@ export async function launchWebKit(): Promise<Engine> {
       async click(expression) {
         await session.click(await session.element(expression));
       },
+      screenshot: () => session.screenshot(),
       // WebDriver classic has no log, and WebKit keeps an automation session's console to itself:
       // the page's recorder (driver.ts) is what sees errors here.
       engineErrors: () => [],
