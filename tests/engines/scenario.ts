@@ -27,15 +27,15 @@ async function fits(d: Driver, where: string): Promise<void> {
 }
 
 /** The login form: user name, password, Sign in. */
-async function signIn(d: Driver, password: string): Promise<void> {
-  await d.fill('User name', TEST_ADMIN.username);
+async function signIn(d: Driver, user: string, password: string): Promise<void> {
+  await d.fill('User name', user);
   await d.fill('Password', password);
   await d.click('Sign in');
 }
 
-/** Log out through the user menu, and say OK to "Are you Sure?". */
-async function logOut(d: Driver): Promise<void> {
-  await d.click(TEST_ADMIN.username);
+/** Log out through the user menu (its button is named after the user signed in), and say OK to "Are you Sure?". */
+async function logOut(d: Driver, user = TEST_ADMIN.username): Promise<void> {
+  await d.click(user);
   await d.click('Log out', 'menuitem');
   await d.waitForText('Are you Sure?');
   await d.click('OK');
@@ -47,7 +47,7 @@ export async function activation(d: Driver): Promise<void> {
   await d.open('/user/userList');
   await d.waitForPath(/^\/login\?redirect=/);
   await fits(d, 'the login page');
-  await signIn(d, FACTORY.password);
+  await signIn(d, FACTORY.username, FACTORY.password);
   await d.waitForPath(/^\/activate\?redirect=%2Fuser%2FuserList$/);
   await d.waitForText('Choose the administrator password');
   await fits(d, 'the activation step');
@@ -55,7 +55,7 @@ export async function activation(d: Driver): Promise<void> {
   await d.fill('Confirm password', TEST_ADMIN.password);
   await d.click('Save');
   await d.waitForPath(/^\/user\/userList$/);
-  await logOut(d);
+  await logOut(d, FACTORY.username);
 }
 
 /** Sign in with the administrator's password and land on the page asked for. */
@@ -63,7 +63,7 @@ export async function signInStep(d: Driver): Promise<void> {
   await d.open('/user/userList');
   await d.waitForPath(/^\/login\?redirect=%2Fuser%2FuserList$/);
   await fits(d, 'the login page');
-  await signIn(d, TEST_ADMIN.password);
+  await signIn(d, TEST_ADMIN.username, TEST_ADMIN.password);
   await d.waitForPath(/^\/user\/userList$/);
   await d.until('the user list with its rows', () => document.querySelectorAll('table tbody tr').length > 0);
   await fits(d, 'the user list');
