@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: typecheck (Preact's and React's types), build (size gate), then three lanes side by
 # side: the unit tests (uvu), the console on real web servers (the tests tagged @smoke shared out
-# among lighttpd, nginx and civetweb over HTTPS) and the tests tagged @smoke on a React 19 build;
+# among lighttpd, nginx and civetweb over HTTPS), the tests tagged @smoke on a React 19 build and
+# the same steps in Firefox ESR and WebKitGTK;
 # beside them the browser tests; beside those the hardware-in-loop tests and the virtual board.
 # Installs the Debian packages the tests need when it can (root with apt),
 # otherwise stops with one line saying what to run. Ends with a table of each
@@ -12,6 +13,14 @@ cd "$(dirname "$0")/.."
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 need=()
 [ -x "$CHROMIUM" ] || need+=(chromium)
+# The other two engines the console supports (tests/engines): Firefox ESR over WebDriver BiDi,
+# WebKitGTK's MiniBrowser through WebKitWebDriver on an Xvfb display of its own; and fonts for
+# every script the console shows (docs/DEVELOPING.md, "Browsers and engines").
+command -v firefox-esr >/dev/null || need+=(firefox-esr)
+[ -x /usr/bin/WebKitWebDriver ] || need+=(webkit2gtk-driver)
+[ -x /usr/bin/Xvfb ] || need+=(xvfb)
+[ -f /usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf ] || need+=(fonts-noto-core)
+[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || need+=(fonts-noto-cjk)
 command -v socat >/dev/null || need+=(socat)
 command -v rb >/dev/null && command -v sb >/dev/null || need+=(lrzsz)
 # The console behind real web servers (tests/servers): Debian's lighttpd (with its TLS and Lua
@@ -169,6 +178,9 @@ else
   status=1
   failed=$((failed + 1))
 fi
+
+step "Firefox and WebKit" "the same steps as the tests tagged @smoke in Firefox ESR and WebKitGTK (tests/engines), and every script drawn with a real font"
+uvu tests/engines '\.test\.ts$'
 
 step "browser tests: the rest after the steps above" "browser tests (Playwright + $CHROMIUM against the simulated terminal, every spec), run beside the steps above"
 wait "$browser_pid" || status=1

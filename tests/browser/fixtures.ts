@@ -12,6 +12,7 @@ import { isFrontKind, startFront, type Front } from '../../hil/web/servers.ts';
 import { chromiumHome, extraCaFile } from '../../hil/web/pki.ts';
 import { signIn } from '../../hil/browser.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
+import { callGoform } from '../support/goform.ts';
 
 // The sign-in through the login form is the harness's, the bench's too; the specs take it from here with the rest.
 export { signIn };
@@ -139,19 +140,6 @@ export async function withoutFunctions(page: Page, ...names: string[]): Promise<
   await narrowReplies(page, 'GetDeviceFunList', drop);
 }
 
-/** A call by name with a token, as the contract says it travels (GET query, JSON or URL-encoded body). */
-async function apiCall(url: string, name: CallName, token: string, body: Reply = {}, timeoutMs = 10_000): Promise<Reply> {
-  const spec = CALLS[name];
-  const text = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)]));
-  const init: RequestInit = { method: spec.method, headers: { 'X-Token': token }, signal: AbortSignal.timeout(timeoutMs) };
-  let target = `${url}/goform/${name}`;
-  if (spec.method === 'GET' || spec.encoding === 'query') target += `?${text}`;
-  else if (spec.encoding === 'form') init.body = text.toString();
-  else init.body = JSON.stringify(body);
-  const res = await fetch(target, init);
-  return (await res.json()) as Reply;
-}
-
 /** How long a terminal may take to restart (DEVICE_RESTART_MS, default 120 s). */
 export const RESTART_MS = Number(process.env.DEVICE_RESTART_MS ?? 120_000);
 
@@ -162,10 +150,10 @@ export const RESTART_MS = Number(process.env.DEVICE_RESTART_MS ?? 120_000);
  * device; a lab with a slow-booting model sets DEVICE_RESTART_MS.
  */
 export async function restartThroughApi(url: string): Promise<void> {
-  const first = await apiCall(url, 'chklogin', '', { username: ADMIN.username, password: ADMIN.password });
+  const first = await callGoform(url, 'chklogin', '', { username: ADMIN.username, password: ADMIN.password });
   if (first.retvalue !== 0) throw new Error(`restart: the terminal refused the administrator's sign-in: ${JSON.stringify(first)}`);
   const old = String(first.token);
-  const asked = await apiCall(url, 'RestartMachine', old);
+  const asked = await callGoform(url, 'RestartMachine', old);
   if (asked.retvalue !== 0) throw new Error(`restart: RestartMachine answered ${JSON.stringify(asked)}`);
   await untilBack(url, old);
 }
@@ -289,10 +277,10 @@ export async function untilBack(url: string, staleToken: string): Promise<void> 
   let last = 'no answer yet';
   while (Date.now() < deadline) {
     try {
-      const r = await apiCall(url, 'GetDeviceFunList', staleToken, {}, 3000);
+      const r = await callGoform(url, 'GetDeviceFunList', staleToken, {}, 3000);
       last = JSON.stringify(r);
       if (r.retvalue !== 0) {
-        const again = await apiCall(url, 'chklogin', '', { username: ADMIN.username, password: ADMIN.password });
+        const again = await callGoform(url, 'chklogin', '', { username: ADMIN.username, password: ADMIN.password });
         if (again.retvalue === 0) return;
         last = JSON.stringify(again);
       }
