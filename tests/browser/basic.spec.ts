@@ -171,9 +171,13 @@ test('display: a new device language asks first, then the device restarts and th
 
     const token = (await page.context().cookies()).find((c) => c.name === 'Admin-Token')!.value;
     await save(page).click();
+    // The console signs out at once and reloads the page a moment later (forceLogout): sign in only after that
+    // reload, or a busy machine's late reload clears the form while it is being filled.
+    const reloaded = page.waitForEvent('load', { timeout: RESTARTING });
     await dialog.getByRole('button', { name: 'OK' }).click();
     await expect(page.getByText('The device and web page will restart')).toBeVisible();
     await expect(page).toHaveURL(/\/login/);
+    await reloaded;
     // The terminal restarts with its new language: signing in again once it is back.
     await untilBack(terminal.url, token);
     expect((await readDevice(request, terminal, 'SetTimeParam')).Language).toBe(next);
