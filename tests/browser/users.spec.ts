@@ -214,7 +214,7 @@ test('a user named like markup is shown as text everywhere and runs nothing', as
     await expect(page.getByLabel('User Name')).toHaveValue(name);
     await page.goto(`/user/identify?UserID=${ID(41)}`);
     await expect(page.getByRole('heading', { name: `${ID(41)} ${name}` })).toBeVisible();
-    expect(await page.locator('main img[src="x"]').count()).toBe(0);
+    await expect(page.locator('main img[src="x"]')).toHaveCount(0);
     expect(dialogs).toEqual([]);
   } finally {
     await api.remove([ID(41)]);
