@@ -128,8 +128,12 @@ test.describe('a device that ends idle sessions', () => {
       // (no request for 500 ms), then longer than the idle time. A slow machine only makes the idle time longer.
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(IDLE_MS + 200);
+      // The console signs out and reloads the page a second later (SPEC §8): signed in again after that reload,
+      // not on the page it replaces.
+      const reloaded = page.waitForEvent('load');
       await page.getByRole('button', { name: 'Device information' }).click();
       await expect(page).toHaveURL(/\/login\?redirect=%2Fnetwork%2Fethernet/);
+      await reloaded;
       await expect(page.getByRole('alert')).toHaveText('Session ended, please sign in again');
       await signIn(page);
       await expect(page).toHaveURL(/\/network\/ethernet$/);
@@ -144,9 +148,11 @@ test('a token the device no longer knows signs out with "Token Failed" (10002)',
   await openSignedIn(page, '/basicSetting/device');
   await page.waitForLoadState('networkidle'); // the layout's own first calls are done
   await terminal.restart(); // the device forgets its sessions
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('button', { name: 'Device information' }).click();
   await expect(page.getByRole('status').getByText('Token Failed')).toBeVisible();
   await expect(page).toHaveURL(/\/login\?redirect=%2FbasicSetting%2Fdevice/);
-  // After the reload the sign-in page still says why.
+  // After the reload the sign-in page still says why (before it, the same words were on the page being replaced).
+  await reloaded;
   await expect(page.getByRole('alert')).toHaveText('Token Failed');
 });

@@ -167,10 +167,15 @@ test('a restart drops the stream; the console finds the session gone and shows t
   test.setTimeout(60_000 + RESTART_MS);
   await openSignedIn(page, PATH);
   await expect(status(page)).toHaveText('Live');
+  // The console signs out and reloads the page a second after it finds the session gone: signed in again after that reload.
+  const reloaded = page.waitForEvent('load', { timeout: 30_000 + RESTART_MS });
   // RestartMachine through the API, as a script would; it returns once the terminal answers again.
   await terminal.restart();
-  await expect(page).toHaveURL(/\/login/, { timeout: 30_000 });
+  await reloaded;
+  await expect(page).toHaveURL(/\/login/);
   await signIn(page);
+  await expect(page).toHaveURL(new RegExp(`${PATH}$`));
+  await expect(status(page)).toHaveText('Live');
 });
 
 for (const locale of ['ar']) {
