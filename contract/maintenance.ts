@@ -3,6 +3,7 @@
 // Maintenance and data). SPEC names the calls and leaves their fields open;
 // every choice below is this contract's, and each `doc` says what it is.
 import { DAY_OR_EMPTY_PATTERN, DAY_PATTERN, type CallSpec, type Field, type Fields } from './fields.ts';
+import { EVENT_FIELDS } from './events.ts';
 
 const DATE = DAY_OR_EMPTY_PATTERN;
 const DAY = DAY_PATTERN;
@@ -117,6 +118,17 @@ const debug = {
   Mode: { kind: 'int', values: [0, 1, 2], doc: 'Test mode: 0 normal operation, 1 factory test (the terminal shows recognition scores and sensor values), 2 burn-in (it cycles camera, relay and screen until set back to 0).' },
 } as const satisfies Fields;
 
+/**
+ * The factory test's events at the reader (/test; docs/HIL.md, "Events at
+ * the reader"): what QA makes a terminal do that otherwise needs a person at
+ * it. Only with a session, in every state.
+ */
+const readerEvent = {
+  Kind: EVENT_FIELDS.Kind,
+  UserID: { ...userId, optional: true, pattern: '^$|^[1-9][0-9]{0,9}$', doc: 'With Kind 1: the user who verifies, who must exist (40401 when no user has that ID). With Kind 2: the user whose attempt is refused, or an ID the device does not have (or empty): someone it does not know, named in the event by nobody. With Kinds 3 to 5: empty or left out (10005 otherwise).' },
+  Mode: { ...EVENT_FIELDS.Mode, optional: true, doc: 'With Kinds 1 and 2: how the person presented themselves, 1 to 6 (IdentifyMode numbers; 10003 when left out, 10005 for 0). With Kinds 3 to 5: 0 or left out (10005 otherwise).' },
+} as const satisfies Fields;
+
 export const MAINTENANCE_CALLS = {
   searchrecord: call('GET', 'searchrecord', 'Records', 'query', 'One page of attendance records, newest first. The device pages: an index by time and by user makes any page of 100,000 records as fast as the first. The searches may be combined.', { ...page, ...recordSearch }, {
     Total: { kind: 'int', doc: 'Records that match, on every page.' },
@@ -186,6 +198,24 @@ export const MAINTENANCE_CALLS = {
     none,
   ),
   test_takephoto: call('POST', 'test_takephoto', 'Maintenance', 'json', 'Factory test (/test, SPEC §2): the camera takes a photo, answered as the image itself (image/png or image/jpeg). Open without a session only in the factory state; once activated it needs one (see "Activation").', none, none, { auth: 'factory', reply: 'file' }),
+  test_event: call(
+    'POST',
+    'test_event',
+    'Maintenance',
+    'json',
+    'Factory test (/test): a test event, as if it happened at the reader or the door: a person verified (Kind 1) or refused (Kind 2) as if they had presented a finger, face or card, the door opened (3) or forced (4), an alarm (5). The device announces it to EventStream and SetEventList as any event, numbered and stamped by its clock, and answers it. It does nothing else: no attendance record, no relay, no alarm output, no entry in the operation log; so QA proves the live events on a terminal no one stands at (docs/HIL.md). A session is needed in every state (unlike the other factory test calls).',
+    readerEvent,
+    EVENT_FIELDS,
+  ),
+  test_enroll: call(
+    'POST',
+    'test_enroll',
+    'Maintenance',
+    'json',
+    'Factory test (/test): the enrolment running for UserID (regfp, or getOnlineEnrollStatus with Start) ends now as if the person had presented their face or finger at the reader: a good sample (Good 1) stores the template, a poor one (Good 0) fails the enrolment; the next getOnlineEnrollStatus poll answers 0 or 40501, as after a person. 10001 when no enrolment runs for that user (none at all, another user\'s, or it has ended). It changes nothing else: a stored test template goes as any does (getOnlineEnrollStatus Delete, deleting the user). A session is needed in every state.',
+    { UserID: userId, Good: { kind: 'flag', doc: '1: a good sample (the template is stored); 0: a poor one (the enrolment fails).' } },
+    none,
+  ),
   ExecuteCommand: call('POST', 'ExecuteCommand', 'Maintenance', 'json', 'Run a service command by its code (/cmd). The device runs only the codes of its documented list (docs/API.md, "Command codes") and never a shell or any program; any other code answers 10006.', {
     Code: { kind: 'int', min: 0, max: 99999, doc: 'The command code.' },
   }, {

@@ -1,11 +1,12 @@
 // Live events on the simulated terminal (contract/events.ts, docs/API.md
 // "Live events"): a ring of the newest, the stream that sends them as they
 // happen, and where they come from: at random (npm start), on a schedule a
-// test sets, or a person at the reader a test sends.
+// test sets, a person at the reader a test sends, or the factory test's
+// test_event (contract/maintenance.ts), the same through the API.
 import type { ServerResponse } from 'node:http';
 import { EVENTS_KEPT, EVENTS_PER_PAGE, EVENT_HEARTBEAT_MS } from '../contract/events.ts';
 import type { ResponseOf } from '../contract/index.ts';
-import type { CallImpl, Context, DeviceState } from './types.ts';
+import { refuse, type CallImpl, type Context, type DeviceState } from './types.ts';
 import type { Store } from './store.ts';
 
 export type LiveEvent = ResponseOf<'EventStream'>;
@@ -141,7 +142,35 @@ export interface StreamReply {
 }
 export const isStreamReply = (v: unknown): v is StreamReply => typeof v === 'object' && v !== null && 'stream' in v;
 
+/**
+ * test_event: the contract's rules between its fields (each has passed its
+ * own), then the event as the reader or the door would make it. A person
+ * (Kinds 1 and 2) needs how they presented themselves; the door and the
+ * alarm name nobody.
+ */
+function testEvent(ctx: Context, p: Record<string, unknown>) {
+  const hub = ctx.events!;
+  const kind = p.Kind as number;
+  const id = typeof p.UserID === 'string' ? p.UserID : '';
+  const person = kind === KIND.verified || kind === KIND.refused;
+  if (!person) {
+    if (id) refuse(10005, { field: 'UserID' });
+    if (p.Mode) refuse(10005, { field: 'Mode' });
+    return hub.emit({ Kind: kind });
+  }
+  if (p.Mode === undefined) refuse(10003, { field: 'Mode' });
+  if (p.Mode === 0) refuse(10005, { field: 'Mode' });
+  const known = !!id && ctx.store.get().users.some((u) => u.UserID === id);
+  if (kind === KIND.verified) {
+    if (!id) refuse(10003, { field: 'UserID' });
+    if (!known) refuse(40401, { field: 'UserID' });
+  }
+  // A refused ID the terminal does not have names nobody (present() does so for an unknown one).
+  return hub.present(known ? id : '', p.Mode as number, kind === KIND.refused);
+}
+
 export const handlers: Record<string, CallImpl> = {
+  test_event: { handle: testEvent },
   EventStream: { handle: (_ctx: Context, p) => ({ stream: { after: Number(p.After ?? 0) } }) },
   SetEventList: {
     handle(ctx, p) {

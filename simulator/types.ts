@@ -120,8 +120,13 @@ export interface Context {
   brand?: string;
   /** Where the certificate and key are written as cert.pem and key.pem (SimulatorOptions.certDir); none: only the store keeps them. */
   certDir?: string;
-  /** The live events the terminal holds (events.ts's EventHub). */
-  events?: { readonly lastId: number; since(after: number): Record<string, unknown>[] };
+  /** The live events the terminal holds, and what makes one (events.ts's EventHub; the factory test's test_event). */
+  events?: {
+    readonly lastId: number;
+    since(after: number): Record<string, unknown>[];
+    emit(h: { Kind: number; Mode?: number }): Record<string, unknown>;
+    present(UserID: string, Mode?: number, refused?: boolean): Record<string, unknown>;
+  };
 }
 
 /** A file that arrived in a multipart body. */

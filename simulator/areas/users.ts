@@ -5,7 +5,9 @@
 // change that sets Photo 1. An enrolment runs in memory only (one at a time,
 // per simulator), as the terminal's sensor does: a restart or an
 // initialization ends it (endEnrolment); `enrolment(store)` is its state, for
-// tests. Spreadsheets: users/sheets.ts; a fresh store's users: users/seed.ts.
+// tests. The factory test's test_enroll is the person at the reader: it ends
+// the run at once with the sample it names. Spreadsheets: users/sheets.ts; a
+// fresh store's users: users/seed.ts.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PHOTO_MAX_BYTES, USER_FIELDS } from '../../contract/users.ts';
@@ -263,6 +265,20 @@ export const handlers: Record<string, CallImpl> = {
       const result = e.result;
       e.result = null;
       return result ?? {};
+    },
+  },
+
+  test_enroll: {
+    async handle(ctx, p) {
+      // An outcome whose time has come is the terminal's own: then nothing runs any more.
+      await settleEnrolment(ctx);
+      const run = enrolment(ctx.store).run;
+      if (!run || run.settling || run.UserID !== p.UserID) refuse(10001);
+      // The person presents now: this sample's outcome, stored as the terminal's own would be.
+      run.outcome = p.Good === 1 ? 'success' : 'fail';
+      run.ms = 0;
+      await settleEnrolment(ctx);
+      return {};
     },
   },
 

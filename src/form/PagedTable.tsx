@@ -1,24 +1,32 @@
 // A list the device pages (users, records): the table asks for one page at a
 // time (Page, PageSize; the reply gives Total and List), so a terminal at
 // full capacity answers as fast as an empty one. The search is the caller's:
-// a new `query` starts again at page 1.
+// a new `query` starts again at page 1. Cells that show a code by the
+// device's own name for it (a record's attendance status) name the read that
+// answers the names (`names`), asked beside each page: no row shows before
+// both replies are in, so a code never stands in for its name, whichever
+// reply comes first.
 import { useEffect, useId, useRef, useState } from 'react';
 import { i18n } from '@lingui/core';
 import type { ShippedCall } from '../api/shipped.ts';
-import { requestGoform } from '../api/request.ts';
-import { messageFor } from '../api/errors.ts';
 import { Table, type Column, type Key, type Selection } from '../ui/Table.tsx';
 import { Failed, Loading } from '../ui/Status.tsx';
 import type { Values } from './validation.ts';
+import { readOrFailure } from './SettingsForm.tsx';
 import { num } from '../i18n/format.ts';
 
 /** Page sizes every paged call takes (its contract's PageSize values). */
 const SIZES = [10, 20, 50, 100];
 
+type Fields = Record<string, unknown>;
+
 export interface PagedProps<T> {
   read: ShippedCall;
   query: Values;
-  cols: readonly Column<T>[];
+  /** The columns; a function of the names when `names` is given. */
+  cols: readonly Column<T>[] | ((names: Fields) => readonly Column<T>[]);
+  /** A read answering the device's names for codes the cells show (SetApplyParam). */
+  names?: ShippedCall;
   rowKey: (row: T) => Key;
   empty: string;
   label: string;
@@ -27,11 +35,11 @@ export interface PagedProps<T> {
   reload?: number;
 }
 
-export function PagedTable<T>({ read, query, cols, rowKey, empty, label, select, reload }: PagedProps<T>) {
+export function PagedTable<T>({ read, query, cols, names, rowKey, empty, label, select, reload }: PagedProps<T>) {
   const id = useId();
   const [page, setPage] = useState(1);
   const [size, setSize] = useState(20);
-  const [data, setData] = useState<{ rows: T[]; total: number } | string | null>(null);
+  const [data, setData] = useState<{ rows: T[]; total: number; named: Fields } | string | null>(null);
   const q = JSON.stringify(query);
   useEffect(() => setPage(1), [q]);
   // Only the answer to the latest request is shown (a new search can overtake a slow page).
@@ -41,13 +49,8 @@ export function PagedTable<T>({ read, query, cols, rowKey, empty, label, select,
     const mine = ++latest.current;
     setData(null);
     select?.onPick([]);
-    try {
-      const r = (await requestGoform(read, { ...query, Page: page, PageSize: size } as never)) as { retvalue: unknown; msg?: string; Total?: number; List?: T[] };
-      if (mine === latest.current)
-        setData(r.retvalue === 0 ? { rows: r.List ?? [], total: r.Total ?? 0 } : messageFor(r.retvalue as number, r.msg));
-    } catch (e) {
-      if (mine === latest.current) setData((e as Error).message);
-    }
+    const [r, named] = await Promise.all([readOrFailure(read, { ...query, Page: page, PageSize: size }), names ? readOrFailure(names) : {}]);
+    if (mine === latest.current) setData(typeof r === 'string' ? r : typeof named === 'string' ? named : { rows: r.List as T[], total: r.Total as number, named });
   };
   useEffect(() => void load(), [q, page, size, reload]);
 
@@ -56,7 +59,7 @@ export function PagedTable<T>({ read, query, cols, rowKey, empty, label, select,
   const pages = Math.max(1, Math.ceil(data.total / size));
   return (
     <>
-      <Table rows={data.rows} cols={cols} rowKey={rowKey} label={label} empty={empty} select={select} />
+      <Table rows={data.rows} cols={typeof cols === 'function' ? cols(data.named) : cols} rowKey={rowKey} label={label} empty={empty} select={select} />
       <nav className="pager" aria-label={i18n._('form.page')}>
         <button type="button" className="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
           {i18n._('form.prev')}

@@ -6,15 +6,14 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { i18n } from '@lingui/core';
 import type { ShippedCall } from '../api/shipped.ts';
 import { rulesOf } from '../api/rules.ts';
-import { requestGoform } from '../api/request.ts';
-import { MSG_SUCCESS, messageFor } from '../api/errors.ts';
+import { MSG_SUCCESS } from '../api/errors.ts';
 import { notify } from '../ui/toast.ts';
 import { confirmAction } from '../ui/confirm.tsx';
 import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
 import { Table } from '../ui/Table.tsx';
 import { bindFields, checkForm, payload, type FieldDef, type Problem, type Values } from './validation.ts';
 import { Control } from './Control.tsx';
-import { say, send } from './SettingsForm.tsx';
+import { readOrFailure, say, send } from './SettingsForm.tsx';
 import { Failed, Loading } from '../ui/Status.tsx';
 
 type Item = Record<string, unknown>;
@@ -74,12 +73,8 @@ export function RecordList({ def }: { def: ListDef }) {
   const load = async () => {
     setItems(null);
     setPicked([]);
-    try {
-      const r = await requestGoform(def.read, def.params as never);
-      setItems(r.retvalue === 0 ? (((r as unknown as Item)[def.items] as Item[]) ?? []) : messageFor(r.retvalue, r.msg));
-    } catch (e) {
-      setItems((e as Error).message);
-    }
+    const r = await readOrFailure(def.read, def.params);
+    setItems(typeof r === 'string' ? r : ((r[def.items] as Item[]) ?? []));
   };
   useEffect(() => void load(), [def]);
 

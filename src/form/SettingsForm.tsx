@@ -101,6 +101,14 @@ export async function send(call: ShippedCall, body: Values, fields: readonly Bou
   return {};
 }
 
+/**
+ * A read whose reply a screen shows: the reply when it succeeded, else the
+ * words for its failure, to show in its place (the request layer has already
+ * told the user where SPEC §8 says so).
+ */
+export const readOrFailure = (name: ShippedCall, params?: object): Promise<Record<string, unknown> | string> =>
+  requestGoform(name, params as never).then((r) => (r.retvalue === 0 ? (r as unknown as Record<string, unknown>) : messageFor(r.retvalue as number, r.msg)), (e: Error) => e.message);
+
 export const say = (p?: Problem) => p && i18n._(p.id, p.values);
 
 export function useSettings(def: FormDef) {
@@ -124,14 +132,10 @@ export function useSettings(def: FormDef) {
     // A refresh that fails leaves the form as it was: what was typed is never lost.
     const failed = (message: string) => keep || setState({ status: 'failed', message });
     if (!def.read) return setState({ status: 'ready', initial: { ...def.blank }, values: { ...def.blank } });
-    try {
-      const r = await requestGoform(def.read, request(k) as never);
-      if (r.retvalue !== 0) return failed(messageFor(r.retvalue, r.msg));
-      const initial = toValues(r, fields);
-      setState({ status: 'ready', initial, values: keep ?? initial });
-    } catch (e) {
-      failed((e as Error).message);
-    }
+    const r = await readOrFailure(def.read, request(k));
+    if (typeof r === 'string') return failed(r);
+    const initial = toValues(r, fields);
+    setState({ status: 'ready', initial, values: keep ?? initial });
   };
   useEffect(() => {
     guardUnload();

@@ -35,10 +35,12 @@ test('wrong passwords again and again: sign-in closes for a while and says how l
   // docs/API.md, "Sign-in attempts": a few free tries, then a growing wait (the simulator: 3, then 1 s).
   await page.goto('/login');
   const alert = page.getByRole('alert');
+  // Until the terminal answers that sign-in is closed (40303): its reply, not the alert, which still shows the last try's words for a moment.
   for (let i = 0; i < 12; i++) {
+    const reply = page.waitForResponse((r) => new URL(r.url()).pathname === '/goform/chklogin');
     await signIn(page, ADMIN.username, `wrong-${i}`);
+    if (((await (await reply).json()) as { retvalue: unknown }).retvalue === 40303) break;
     await expect(alert).toBeVisible();
-    if (/Too many failed sign-ins/.test((await alert.textContent()) ?? '')) break;
   }
   await expect(alert).toHaveText(/^Too many failed sign-ins\. Try again in \d+ min\.$/);
   await expect(page.getByLabel('User name')).toHaveValue(ADMIN.username);
@@ -126,8 +128,12 @@ test.describe('a device that ends idle sessions', () => {
       // (no request for 500 ms), then longer than the idle time. A slow machine only makes the idle time longer.
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(IDLE_MS + 200);
+      // The console signs out and reloads the page a second later (SPEC §8): signed in again after that reload,
+      // not on the page it replaces.
+      const reloaded = page.waitForEvent('load');
       await page.getByRole('button', { name: 'Device information' }).click();
       await expect(page).toHaveURL(/\/login\?redirect=%2Fnetwork%2Fethernet/);
+      await reloaded;
       await expect(page.getByRole('alert')).toHaveText('Session ended, please sign in again');
       await signIn(page);
       await expect(page).toHaveURL(/\/network\/ethernet$/);
@@ -142,9 +148,11 @@ test('a token the device no longer knows signs out with "Token Failed" (10002)',
   await openSignedIn(page, '/basicSetting/device');
   await page.waitForLoadState('networkidle'); // the layout's own first calls are done
   await terminal.restart(); // the device forgets its sessions
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('button', { name: 'Device information' }).click();
   await expect(page.getByRole('status').getByText('Token Failed')).toBeVisible();
   await expect(page).toHaveURL(/\/login\?redirect=%2FbasicSetting%2Fdevice/);
-  // After the reload the sign-in page still says why.
+  // After the reload the sign-in page still says why (before it, the same words were on the page being replaced).
+  await reloaded;
   await expect(page.getByRole('alert')).toHaveText('Token Failed');
 });

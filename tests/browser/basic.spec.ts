@@ -171,17 +171,19 @@ test('display: a new device language asks first, then the device restarts and th
 
     const token = (await page.context().cookies()).find((c) => c.name === 'Admin-Token')!.value;
     await save(page).click();
-    // The console signs out at once and reloads the page a moment later (forceLogout): sign in only after that
-    // reload, or a busy machine's late reload clears the form while it is being filled.
+    // The console signs out and reloads the page a second after the reply's reboot flag (SPEC §8): the sign-in
+    // below waits for that reload, or it may sign in on the page being replaced (found on a busy machine: the
+    // reload then found a session on /login and went to the user list, not back to this screen).
     const reloaded = page.waitForEvent('load', { timeout: RESTARTING });
     await dialog.getByRole('button', { name: 'OK' }).click();
     await expect(page.getByText('The device and web page will restart')).toBeVisible();
-    await expect(page).toHaveURL(/\/login/);
     await reloaded;
+    await expect(page).toHaveURL(/\/login/);
     // The terminal restarts with its new language: signing in again once it is back.
     await untilBack(terminal.url, token);
     expect((await readDevice(request, terminal, 'SetTimeParam')).Language).toBe(next);
     await signIn(page);
+    await expect(page).toHaveURL(/\/basicSetting\/display$/);
     await expect(page.getByLabel('Device language')).toHaveValue(next!);
   } finally {
     await kept.restore(); // the language as it was: the terminal restarts again

@@ -112,8 +112,10 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
 
 /**
  * Skipped against a real terminal, with the reason the harness's report
- * prints: only for what a bench terminal cannot do unattended (a person at
- * the reader, a radio network nearby) or must not do (wipe itself).
+ * prints: only for what a bench terminal cannot do unattended (a reader wired
+ * to it that answers, a radio network nearby) or must not do (wipe itself).
+ * A person at its reader is not among them: the factory test stands in for
+ * one (deviceApi's `event` and `sample`).
  */
 export const skipOnTerminal = (reason: string) => test.skip(ON_TERMINAL, reason);
 
@@ -200,10 +202,16 @@ type Json = Record<string, unknown>;
 const ENVELOPE = new Set(['retvalue', 'msg', 'field', 'reboot']);
 const withoutEnvelope = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => !ENVELOPE.has(k))) as Json;
 
+/** A live event as the terminal announces it (EventStream, SetEventList, test_event's answer). */
+export type LiveEvent = { Id: number; Time: string; Kind: number; UserID: string; UserName: string; Mode: number };
+
 /**
  * The device's API, signed in as the administrator (what a script or QA
  * tool would do): each call travels as the contract says (GET query, JSON
- * or URL-encoded body). `raw` answers the HTTP response (files).
+ * or URL-encoded body). `raw` answers the HTTP response (files). `event` and
+ * `sample` are the factory test's person at the reader (test_event,
+ * test_enroll; docs/API.md, "Live events"), so that what needs someone at
+ * the terminal runs on one no one stands at.
  */
 export async function deviceApi(request: APIRequestContext, terminal: Terminal) {
   const login = (await (await request.post(`${terminal.url}/goform/chklogin`, { data: ADMIN })).json()) as Json;
@@ -232,6 +240,17 @@ export async function deviceApi(request: APIRequestContext, terminal: Terminal) 
     add: async (id: string, name: string, extra: Json = {}) => expect((await call('adduser', { ...user(id, name, extra), Replace: 1 })).retvalue).toBe(0),
     info: (id: string) => call('GetUserInfo', { UserID: id }),
     remove: (ids: string[]) => call('deletsomeuser', { UserIDs: ids }),
+    /** An event at the reader or the door (test_event): the event as the terminal announced it. */
+    event: async (e: { Kind: number; UserID?: string; Mode?: number }) => {
+      const r = await call('test_event', e);
+      expect(r.retvalue, `test_event ${JSON.stringify(e)}: ${JSON.stringify(r)}`).toBe(0);
+      return withoutEnvelope(r) as LiveEvent;
+    },
+    /** The person presents a good sample, or a poor one, to the enrolment running for `id` (test_enroll). */
+    sample: async (id: string, good: boolean) => {
+      const r = await call('test_enroll', { UserID: id, Good: good ? 1 : 0 });
+      expect(r.retvalue, `test_enroll ${id}: ${JSON.stringify(r)}`).toBe(0);
+    },
   };
 }
 

@@ -16,7 +16,7 @@ const raw = new Set([...ids.keys(), ...ids.values()]);
 const en = readPo(join(ROOT, 'locales/en/messages.po'));
 const allow = readAllowList(ROOT);
 
-/** Texts on the page that are a message id, or an English text this locale translates. */
+/** Texts on the page that are a message id, or an English text this locale translates (read once: for expect.poll). */
 async function leftovers(page: Page, locale: string): Promise<string[]> {
   const cat = readPo(join(ROOT, 'locales', locale, 'messages.po'));
   // English texts whose translation differs: seeing one means the locale's text was not used.
@@ -40,7 +40,7 @@ for (const locale of allLocales()) {
     await expect(page.locator('html')).toHaveAttribute('lang', locale);
     await expect(page.locator('html')).toHaveAttribute('dir', rtl ? 'rtl' : 'ltr');
     await expect(page.locator('form input').first()).toBeVisible();
-    expect(await leftovers(page, locale)).toEqual([]);
+    await expect.poll(() => leftovers(page, locale)).toEqual([]);
     // axe-core as clean right to left as in English.
     if (rtl) await expectAccessible(page, `${locale} login`);
     // Signed in without reading a label: they are in the locale's words.
@@ -48,7 +48,7 @@ for (const locale of allLocales()) {
     await page.locator('input[type=password]').fill(ADMIN.password);
     await page.locator('button[type=submit]').click();
     await expect(page.locator('table.grid tbody tr').first()).toBeVisible();
-    expect(await leftovers(page, locale)).toEqual([]);
+    await expect.poll(() => leftovers(page, locale)).toEqual([]);
     // The newest record's time and the number of records as the locale writes them (the device sends "YYYY-MM-DD HH:MM:SS" and 100000).
     const newest = await (await deviceApi(request, terminal)).call('searchrecord', { Page: 1, PageSize: 10 });
     const time = await shownTime(page, String((newest.List as { Time: string }[])[0].Time));
@@ -59,6 +59,6 @@ for (const locale of allLocales()) {
     if (rtl) await expectAccessible(page, `${locale} record list`);
     await page.goto('/basicSetting/device');
     await expect(page.locator('form input').first()).toBeVisible();
-    expect(await leftovers(page, locale)).toEqual([]);
+    await expect.poll(() => leftovers(page, locale)).toEqual([]);
   });
 }

@@ -232,7 +232,7 @@ test('choose wi-fi: a failed scan says so and Refresh scans again; networks are 
       if (n.Connected) await expect(row).toContainText('(connected)');
       else await expect(row).not.toContainText('(connected)');
     }
-    expect(await page.locator('main b').count()).toBe(0);
+    await expect(page.locator('main b')).toHaveCount(0);
     await expectAccessible(page, 'choose wi-fi');
 
     // A network typed by hand (one that does not broadcast its name) that is not there.
@@ -494,7 +494,7 @@ test('bluetooth: settings checked, saved and kept; the paired list is the device
     // Device text is text: the markup in a name is shown, not applied.
     for (const d of found) await expect(foundTable.getByRole('cell', { name: String(d.Name), exact: true })).toHaveCount(1);
     await expect(page.getByRole('button', { name: `Pair with ${markup.Name}` })).toBeEnabled();
-    expect(await page.locator('main b').count()).toBe(0);
+    await expect(page.locator('main b')).toHaveCount(0);
     await expectAccessible(page, 'bluetooth, devices found');
 
     await kept(page, terminal, { 'Device address': address }, async () => {

@@ -18,6 +18,7 @@ async function sheet(d: Download): Promise<string[][]> {
   return rows;
 }
 
+/** The table's body rows as cell texts (read once: for expect.poll, which reads again until the page has them). */
 const tableRows = (page: Page) =>
   page.locator('table.grid tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
 
@@ -31,17 +32,16 @@ test('lists a sign-in and a setting written through the API, searches by kind, d
     const newest = ((await api.call('searchOperationLog', { Page: 1, PageSize: 20, Kind: 0 })).List as Json[])[0];
     // The console's own sign-in is the newest; the write before it.
     expect([newest.Kind, newest.User]).toEqual([1, ADMIN.username]);
-    await expect(page.locator('table.grid tbody tr').first()).toBeVisible();
-    const rows = await tableRows(page);
-    expect(rows.find((r) => r[4] === 'GetKaoqinParam: RepeatTime')?.slice(1, 3), 'the write, by kind and account').toEqual(['Settings written', ADMIN.username]);
-    expect(rows[0].slice(0, 4)).toEqual([await shownTime(page, String(newest.Time)), 'Sign in', ADMIN.username, String(newest.Address)]);
+    const write = page.locator('table.grid tbody tr').filter({ has: page.getByRole('cell', { name: 'GetKaoqinParam: RepeatTime', exact: true }) }).first();
+    await expect(write.locator('td:nth-child(2), td:nth-child(3)'), 'the write, by kind and account').toHaveText(['Settings written', ADMIN.username]);
+    await expect(page.locator('table.grid tbody tr').first().locator('td:nth-child(-n+4)')).toHaveText([await shownTime(page, String(newest.Time)), 'Sign in', ADMIN.username, String(newest.Address)]);
 
     // Only settings written.
     const want = await api.call('searchOperationLog', { Page: 1, PageSize: 20, Kind: 5 });
     await page.getByRole('combobox', { name: 'Kind' }).selectOption({ label: 'Settings written' });
     await page.getByRole('button', { name: 'Search' }).click();
     await expect(page.getByText(entries(want.Total as number))).toBeVisible();
-    expect((await tableRows(page)).map((r) => [r[1], r[4]])).toEqual((want.List as Json[]).map((e) => ['Settings written', String(e.Detail)]));
+    await expect.poll(async () => (await tableRows(page)).map((r) => [r[1], r[4]])).toEqual((want.List as Json[]).map((e) => ['Settings written', String(e.Detail)]));
 
     const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
     expect(d.suggestedFilename()).toMatch(/\.xlsx$/);

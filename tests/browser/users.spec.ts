@@ -13,7 +13,7 @@ import type { Page } from 'playwright/test';
 import ExcelJS from 'exceljs';
 import { encodePng } from '../../simulator/png.ts';
 import { readFileSync } from 'node:fs';
-import { test, expect, openSignedIn, signIn, expectAccessible, skipOnTerminal, deviceApi, entries, ON_TERMINAL, RESTART_MS } from './fixtures.ts';
+import { test, expect, openSignedIn, signIn, expectAccessible, deviceApi, entries, ON_TERMINAL, RESTART_MS } from './fixtures.ts';
 
 type Json = Record<string, unknown>;
 
@@ -214,20 +214,19 @@ test('a user named like markup is shown as text everywhere and runs nothing', as
     await expect(page.getByLabel('User Name')).toHaveValue(name);
     await page.goto(`/user/identify?UserID=${ID(41)}`);
     await expect(page.getByRole('heading', { name: `${ID(41)} ${name}` })).toBeVisible();
-    expect(await page.locator('main img[src="x"]').count()).toBe(0);
+    await expect(page.locator('main img[src="x"]')).toHaveCount(0);
     expect(dialogs).toEqual([]);
   } finally {
     await api.remove([ID(41)]);
   }
 });
 
-/** Why a test skips on a terminal: the enrolment ends with a person at its reader. */
-const AT_THE_READER = 'needs a person at the terminal\'s reader to present a face or finger';
-
-test.describe('enrolment (simulated outcomes; a terminal needs a person at its reader)', () => {
-  test.use({ profileOverrides: { enroll: { ms: 800, outcome: 'success', timeoutMs: 1500 } } as never });
+// The person at the reader is the factory test's (test_enroll, through the API): a good or a poor sample,
+// presented once the console waits, on the simulator and on a terminal alike. The simulated terminal here
+// has no one at its reader, as a bench terminal has none: an enrolment ends only by the sample, or times out.
+test.describe('enrolment (the sample presented through the API)', () => {
+  test.use({ profileOverrides: { enroll: { outcome: 'timeout', timeoutMs: 30_000 } } as never });
   test('face enrolment succeeds, with the waiting indicator and its countdown', async ({ page, terminal, request }) => {
-    skipOnTerminal(AT_THE_READER);
     const api = await deviceApi(request, terminal);
     await api.add(ID(71), 'Enrol Person');
     try {
@@ -237,6 +236,7 @@ test.describe('enrolment (simulated outcomes; a terminal needs a person at its r
       await page.getByRole('button', { name: 'Enrol face' }).click();
       await expect(page.getByText('Face Enrolling Waiting...')).toBeVisible();
       await expect(page.getByRole('timer')).toHaveText(/^(30|29)$/);
+      await api.sample(ID(71), true);
       await expect(page.getByText('Enrolled', { exact: true })).toBeVisible();
       await expect(page.getByText('Face enrolled')).toBeVisible();
       expect((await api.info(ID(71))).Face).toBe(1);
@@ -246,7 +246,6 @@ test.describe('enrolment (simulated outcomes; a terminal needs a person at its r
   });
 
   test('finger enrolment on the drawing of two hands; then delete the finger', async ({ page, terminal, request }) => {
-    skipOnTerminal(AT_THE_READER);
     const api = await deviceApi(request, terminal);
     await api.add(ID(72), 'Finger Person');
     try {
@@ -257,6 +256,7 @@ test.describe('enrolment (simulated outcomes; a terminal needs a person at its r
       await expect(group.getByRole('radio', { name: /^Right middle finger/ })).toHaveAttribute('aria-checked', 'true');
       await page.getByRole('button', { name: 'Enrol finger' }).click();
       await expect(page.getByText('Finger Enrolling Waiting...')).toBeVisible();
+      await api.sample(ID(72), true);
       await expect(page.getByText('Enrolled', { exact: true })).toBeVisible();
       await expect(group.getByRole('radio', { name: 'Right middle finger, enrolled' })).toBeVisible();
       expect((Number((await api.info(ID(72))).FPMask) >> 7) & 1).toBe(1);
@@ -270,18 +270,21 @@ test.describe('enrolment (simulated outcomes; a terminal needs a person at its r
   });
 });
 
-test.describe('enrolment that fails', () => {
-  test.use({ profileOverrides: { enroll: { ms: 500, outcome: 'fail', timeoutMs: 1500 } } as never });
+test.describe('enrolment that fails (a poor sample presented through the API)', () => {
+  test.use({ profileOverrides: { enroll: { outcome: 'timeout', timeoutMs: 30_000 } } as never });
   test('face and finger enrolment failures are said', async ({ page, terminal, request }) => {
-    skipOnTerminal(AT_THE_READER);
     const api = await deviceApi(request, terminal);
     await api.add(ID(73), 'Fail Person');
     try {
       await openSignedIn(page, `/user/identify?UserID=${ID(73)}`);
       await page.getByRole('button', { name: 'Enrol face' }).click();
+      await expect(page.getByText('Face Enrolling Waiting...')).toBeVisible();
+      await api.sample(ID(73), false);
       await expect(page.getByText('Enrolment failed')).toBeVisible();
       await page.goto(`/user/fingerprint?UserID=${ID(73)}`);
       await page.getByRole('button', { name: 'Enrol finger' }).click();
+      await expect(page.getByText('Finger Enrolling Waiting...')).toBeVisible();
+      await api.sample(ID(73), false);
       await expect(page.getByText('Enrolment failed')).toBeVisible();
       expect(await api.info(ID(73))).toMatchObject({ Face: 0, FPMask: 0 });
     } finally {

@@ -150,6 +150,7 @@ test(`two CI shards of a lab run ${GREP ? `the browser tests matching ${GREP}` :
   // Between them the two terminals ran the whole suite, each test once.
   const ran = own.flatMap((o) => o.junit.suites.flatMap((s) => s.cases));
   assert.equal(ran.sort(), all, 'the shards split the suite: every test once');
+  console.log(`lab: ${merged.skipped} of ${merged.tests} skipped on the device (at most 10 %)`);
   assert.ok(merged.skipped <= merged.tests / 10, `${merged.skipped} of ${merged.tests} skipped on the device: at most 10 %`);
   for (const t of TERMINALS) assert.match(merge.out, new RegExp(`^${t}\\s+${merged.suites.filter((s) => s.hostname === t).reduce((n, s) => n + s.tests, 0)}\\s`, 'm'), `printed count for ${t}`);
 

@@ -2,7 +2,9 @@
 // (EventStream, SetEventList): the stream's framing and headers, a person at
 // the reader and a schedule as their causes, nothing missed across a drop
 // (Last-Event-ID), the polled page, the ring's bound, refusals with their
-// codes, and the stream ending with its session or a restart.
+// codes, and the stream ending with its session or a restart; and the factory
+// test's test_event, an event at the reader through the API, which changes
+// nothing but the events.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync } from 'node:fs';
@@ -186,6 +188,51 @@ t('a restart ends the stream and numbers from 1 again; a Last-Event-ID from befo
   const back = await openStream(sim.url, fresh, { 'Last-Event-ID': '5' });
   assert.equal((await back.take(1)).map((e) => [e.Id, e.Kind]), [[1, KIND.alarm]]);
   await back.close();
+});
+
+t('test_event: a person verified or refused (known, unknown, nobody), the door, an alarm: each announced as an event at the reader and answered; no record, no log entry', async ({ sim, token }) => {
+  const s = await openStream(sim.url, token);
+  const count = async () => [(await callSimulator(sim.url, 'SetInfoParam', {}, token)).RecordCount, (await callSimulator(sim.url, 'searchOperationLog', { Page: 1, PageSize: 10, Kind: 0 }, token)).Total];
+  const before = await count();
+  const user = sim.store.get().users[0];
+  const sent = [
+    { Kind: KIND.verified, UserID: user.UserID, Mode: 2 },
+    { Kind: KIND.refused, UserID: user.UserID, Mode: 1 },
+    { Kind: KIND.refused, UserID: '987654321', Mode: 3 },
+    { Kind: KIND.refused, Mode: 6 },
+    { Kind: KIND.forced },
+    { Kind: KIND.alarm, UserID: '', Mode: 0 },
+  ];
+  const answers: Rec[] = [];
+  for (const p of sent) answers.push(await callSimulator(sim.url, 'test_event', p, token));
+  const events = await s.take(sent.length);
+  const time = '2026-11-26 09:00:00';
+  assert.equal(events, [
+    { Id: 1, Time: time, Kind: KIND.verified, UserID: user.UserID, UserName: user.UserName, Mode: 2 },
+    { Id: 2, Time: time, Kind: KIND.refused, UserID: user.UserID, UserName: user.UserName, Mode: 1 },
+    { Id: 3, Time: time, Kind: KIND.refused, UserID: '', UserName: '', Mode: 3 },
+    { Id: 4, Time: time, Kind: KIND.refused, UserID: '', UserName: '', Mode: 6 },
+    { Id: 5, Time: time, Kind: KIND.forced, UserID: '', UserName: '', Mode: 0 },
+    { Id: 6, Time: time, Kind: KIND.alarm, UserID: '', UserName: '', Mode: 0 },
+  ]);
+  assert.equal(answers, events.map((e) => ({ retvalue: 0, ...e })), 'each answered with the event it made');
+  assert.equal(((await callSimulator(sim.url, 'SetEventList', { After: 0 }, token)).List as Rec[]).map((e) => e.Id), [1, 2, 3, 4, 5, 6]);
+  assert.equal(await count(), before, 'no attendance record, no operation log entry');
+  await s.close();
+});
+
+t('test_event refusals, each naming its field, with nothing announced: no session, a user who is not there, a person without how, a door with a person', async ({ sim, token }) => {
+  const call = (p: Rec) => callSimulator(sim.url, 'test_event', p, token);
+  assert.is((await callSimulator(sim.url, 'test_event', { Kind: KIND.opened })).retvalue, 10002, 'a session in every state');
+  assert.equal(await call({ Kind: KIND.verified, UserID: '987654321', Mode: 1 }), { retvalue: 40401, msg: 'err.40401', field: 'UserID' });
+  assert.equal(await call({ Kind: KIND.verified, Mode: 1 }), { retvalue: 10003, msg: 'err.10003', field: 'UserID' });
+  assert.equal(await call({ Kind: KIND.verified, UserID: '1' }), { retvalue: 10003, msg: 'err.10003', field: 'Mode' });
+  assert.equal(await call({ Kind: KIND.refused, Mode: 0 }), { retvalue: 10005, msg: 'err.10005', field: 'Mode' });
+  assert.equal(await call({ Kind: KIND.opened, UserID: '1' }), { retvalue: 10005, msg: 'err.10005', field: 'UserID' });
+  assert.equal(await call({ Kind: KIND.forced, Mode: 2 }), { retvalue: 10005, msg: 'err.10005', field: 'Mode' });
+  assert.equal(await call({ Kind: 6 }), { retvalue: 10005, msg: 'err.10005', field: 'Kind' });
+  assert.equal(await call({ Kind: KIND.verified, UserID: '01', Mode: 1 }), { retvalue: 10005, msg: 'err.10005', field: 'UserID' });
+  assert.equal(await callSimulator(sim.url, 'SetEventList', {}, token), { retvalue: 0, Last: 0, List: [] });
 });
 
 t.run();

@@ -108,6 +108,44 @@ enrol('busy, fail, timeout and cancel (the terminal clock driven by the test)', 
   }
 });
 
+enrol('test_enroll, the person at the reader through the API: a good sample stores the template at once, a poor one fails it; nothing running, another user\'s or one that has ended: 10001', async () => {
+  let clock = 7_000_000;
+  // No one comes to this terminal by itself: an enrolment would time out after 30 s.
+  const d = await device({ enroll: { ms: 3000, outcome: 'timeout', timeoutMs: 30000 } }, { now: () => clock });
+  const status = (UserID: string, Type: number) => d.call('getOnlineEnrollStatus', { UserID, Type });
+  const present = (UserID: string, Good: number) => d.call('test_enroll', { UserID, Good });
+  try {
+    await d.sim.store.update((s) => {
+      for (const u of s.users.filter((x) => ['2', '3'].includes(x.UserID))) [u.Face, u.FPMask] = [0, 0];
+    });
+    assert.equal(await present('2', 1), err(10001), 'nothing runs');
+    assert.equal(await d.call('regfp', { UserID: '2', Finger: 6 }), { retvalue: 0 });
+    assert.equal(await status('2', 1), { retvalue: 'wait' });
+    assert.equal(await present('3', 1), err(10001), "another user's enrolment is not this one");
+    assert.equal(await status('2', 1), { retvalue: 'wait' });
+    assert.equal(await present('2', 1), { retvalue: 0 });
+    assert.is(d.user('2')!.FPMask, 1 << 6, 'stored when the sample came, before any poll');
+    assert.equal(await status('2', 1), { retvalue: 0 });
+    assert.equal(await present('2', 1), err(10001), 'it has ended');
+
+    // A face, and a poor sample: 40501 once, nothing stored.
+    assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '3', Type: 0, Start: 1 }), { retvalue: 0 });
+    assert.equal(await present('3', 0), { retvalue: 0 });
+    assert.equal(await status('3', 0), { retvalue: 40501, msg: 'msg.enrollFailed' });
+    assert.is(d.user('3')!.Face, 0);
+
+    // Too late: the terminal gave up first (40502), and the sample finds nothing running.
+    assert.equal(await d.call('getOnlineEnrollStatus', { UserID: '3', Type: 0, Start: 1 }), { retvalue: 0 });
+    clock += 30000;
+    assert.equal(await present('3', 1), err(10001));
+    assert.equal(await status('3', 0), { retvalue: 40502, msg: 'msg.enrollTimeout' });
+    assert.is(d.user('3')!.Face, 0);
+    assert.equal(await present('12x', 1), err(10005, 'UserID'));
+  } finally {
+    await d.close();
+  }
+});
+
 enrol('capacities and the profile: MaxFP / MaxFACE -> 10004, no FP / FACE -> 10005', async () => {
   const d = await device({ seedUsers: 3, MaxFP: 2, MaxFACE: 1 });
   try {

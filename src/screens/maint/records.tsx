@@ -4,13 +4,12 @@
 // the first two download the same search as a spreadsheet. Times, days,
 // minutes and temperatures show in the language's way; the search sends the
 // device's YYYY-MM-DD.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { i18n } from '@lingui/core';
 import type { ResponseOf } from '../../../contract/index.ts';
 import type { ShippedCall } from '../../api/shipped.ts';
-import { requestGoform } from '../../api/request.ts';
 import { download } from '../../api/file.ts';
-import { PagedTable } from '../../form/PagedTable.tsx';
+import { PagedTable, type PagedProps } from '../../form/PagedTable.tsx';
 import { Search } from '../../form/Search.tsx';
 import { opts, type FieldDef, type Values } from '../../form/validation.ts';
 import type { Column } from '../../ui/Table.tsx';
@@ -40,7 +39,7 @@ const who = (): Column<Rec | Row | Temp>[] => [
 ];
 
 /** A search, its download (when the device has one) and the paged list. */
-function Searched<T>({ list, file, fields, blank, cols, name, save }: { list: ShippedCall; file?: ShippedCall; fields: FieldDef[]; blank: Values; cols: Column<T>[]; name: string; save?: string }) {
+function Searched<T>({ list, file, fields, blank, cols, names, name, save }: { list: ShippedCall; file?: ShippedCall; fields: FieldDef[]; blank: Values; cols: PagedProps<T>['cols']; names?: ShippedCall; name: string; save?: string }) {
   const [query, setQuery] = useState(blank);
   return (
     <section className="panel">
@@ -51,27 +50,24 @@ function Searched<T>({ list, file, fields, blank, cols, name, save }: { list: Sh
           </button>
         )}
       </Search>
-      <PagedTable<T> read={list} query={query} label={i18n._(name)} rowKey={(r) => JSON.stringify(r)} empty={i18n._('net.none')} cols={cols} />
+      <PagedTable<T> read={list} query={query} label={i18n._(name)} rowKey={(r) => JSON.stringify(r)} empty={i18n._('net.none')} cols={cols} names={names} />
     </section>
   );
 }
 
-export function Records() {
-  // Status names are the device's own (SPEC §3 attendance status); the number until they arrive.
-  const [names, setNames] = useState<Values>({});
-  useEffect(() => void requestGoform('SetApplyParam').then((r) => setNames(r as unknown as Values), () => undefined), []);
-  return (
-    <Searched<Rec>
-      list="searchrecord"
-      file="DownloadRecordForm"
-      save="records"
-      name={/*i18n*/ 'route.recordList'}
-      fields={BY_USER_AND_DAYS}
-      blank={{ UserID: '', Start: '', End: '' }}
-      cols={[{ head: i18n._('rec.time'), cell: (r) => when(r.Time) }, ...who(), { head: i18n._('basic.status'), cell: (r) => names[`Status${r.Status}`] ?? r.Status }]}
-    />
-  );
-}
+// Status names are the device's own (SPEC §3 attendance status, SetApplyParam): the list waits for them, never showing the number instead.
+export const Records = () => (
+  <Searched<Rec>
+    list="searchrecord"
+    file="DownloadRecordForm"
+    save="records"
+    name={/*i18n*/ 'route.recordList'}
+    fields={BY_USER_AND_DAYS}
+    blank={{ UserID: '', Start: '', End: '' }}
+    names="SetApplyParam"
+    cols={(names) => [{ head: i18n._('rec.time'), cell: (r) => when(r.Time) }, ...who(), { head: i18n._('basic.status'), cell: (r) => names[`Status${r.Status}`] as string }]}
+  />
+);
 
 /** The report's columns after the user: the row's fields, in order, and their header ids. */
 const REPORT = { Date: /*i18n*/ 'basic.date', FirstIn: /*i18n*/ 'rec.firstIn', LastOut: /*i18n*/ 'rec.lastOut', InTime: /*i18n*/ 'rec.inTime', OutTime: /*i18n*/ 'rec.outTime', Late: /*i18n*/ 'rec.late', Early: /*i18n*/ 'rec.early' } as const;
