@@ -2,13 +2,9 @@
 // device streams them as Server-Sent Events (EventStream); where a web server
 // cannot stream, the console asks for them page by page (SetEventList).
 import type { CallSpec, Fields } from './fields.ts';
+import { EVENTS_KEPT, EVENTS_PER_PAGE, EVENT_HEARTBEAT_MS } from './event-limits.ts';
 
-/** Events the device keeps for a reconnecting or polling console: the newest, oldest dropped first. */
-export const EVENTS_KEPT = 200;
-/** Most events one SetEventList answer carries. */
-export const EVENTS_PER_PAGE = 50;
-/** The device writes a comment line on an open stream at least this often, so that a dead link shows. */
-export const EVENT_HEARTBEAT_MS = 15_000;
+export { EVENTS_KEPT, EVENTS_PER_PAGE, EVENT_HEARTBEAT_MS };
 
 export const EVENT_FIELDS = {
   Id: { kind: 'int', doc: 'The event\'s number: each event one more than the one before, from 1 at each start of the device. The stream\'s SSE id.' },
