@@ -62,7 +62,7 @@ export function prepareCatalogs(extract: boolean, quiet: boolean): void {
  * their texts ship in a second file per locale ("screen texts"), loaded once
  * the layout opens, so the login page carries only the core texts.
  */
-export const SCREEN_TEXT_PREFIXES = ['att.', 'unit.', 'basic.', 'net.', 'acc.', 'form.', 'user.', 'msg.enroll', 'rec.', 'maint.', 'bak.', 'msg.fw', 'msg.cert', 'msg.badCommand', 'act.', 'ses.', 'msg.activateFirst', 'msg.weakPassword', 'route.', 'menu.', 'pwd.', 'info.', 'layout.', 'log.', 'live.'];
+export const SCREEN_TEXT_PREFIXES = ['att.', 'unit.', 'basic.', 'net.', 'acc.', 'form.', 'user.', 'msg.enroll', 'rec.', 'maint.', 'bak.', 'msg.fw', 'msg.cert', 'msg.badCommand', 'act.', 'ses.', 'msg.activateFirst', 'msg.weakPassword', 'route.', 'menu.', 'pwd.', 'info.', 'layout.', 'log.', 'live.', 'door.', 'msg.door'];
 
 /**
  * Message ids are readable in the source and the PO files ("basic.volume");
