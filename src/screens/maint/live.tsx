@@ -8,13 +8,13 @@ import { i18n } from '@lingui/core';
 import { follow, type Hearing, type LiveEvent } from '../../api/live.ts';
 import { Table } from '../../ui/Table.tsx';
 import { when } from '../../i18n/format.ts';
+import { HEARING } from '../../form/live.ts';
 
 export const LIVE_ROWS = 100;
 
 /** Kind n's name: live.k1 ... live.k6, then an administrator's actions on the door, named as the Door screen's buttons. */
 const KINDS = ['', /*i18n*/ 'live.k1', /*i18n*/ 'live.k2', /*i18n*/ 'live.k3', /*i18n*/ 'live.k4', /*i18n*/ 'live.k5', /*i18n*/ 'live.k6', /*i18n*/ 'door.openNow', /*i18n*/ 'door.remainOpen', /*i18n*/ 'door.remainClosed', /*i18n*/ 'door.normal'];
 const MODES = ['', /*i18n*/ 'basic.im1', /*i18n*/ 'basic.im2', /*i18n*/ 'basic.im3', /*i18n*/ 'basic.im4', /*i18n*/ 'basic.im5', /*i18n*/ 'basic.im6'];
-const HEARING = [/*i18n*/ 'live.lost', /*i18n*/ 'live.on', /*i18n*/ 'live.poll'];
 
 export function LiveEvents() {
   const kept = useRef<LiveEvent[]>([]);
