@@ -226,7 +226,7 @@ function liveSection(): string[] {
     `- Each event is one message of about a hundred bytes; a comment line comes at least every ${EVENT_HEARTBEAT_MS / 1000} s, so the console`,
     '  notices a dead link (it waits two heartbeats) and a proxy keeps the connection.',
     '- The console reads the stream with `fetch` (the token goes in `X-Token`; `EventSource` cannot send it) and only',
-    '  while the Live events screen is open. When the link drops it says so, opens the stream again after 2 s with',
+    '  while the Live events screen or the Door screen is open. When the link drops it says so, opens the stream again after 2 s with',
     `  \`After\` set to the last Id it has (a browser's own EventSource sends \`Last-Event-ID\`; the device takes either), and the`,
     `  device sends first what happened meanwhile: it keeps the newest ${EVENTS_KEPT}. Ids start again at 1 when the device starts;`,
     '  an Id above the newest tells the device that the console last heard it before a restart.',
