@@ -83,6 +83,7 @@ test('open now counts the relay down, then locked; remain closed and remain open
     await expect(row(page, 'Lock')).toHaveText('Unlocked');
     const flag = page.getByRole('link', { name: 'Door Remain open' });
     await expect(flag).toBeVisible();
+    await expectAccessible(page, 'the door remaining open, flagged in the sidebar');
     await page.getByRole('button', { name: 'Basic setup' }).click();
     await page.getByRole('link', { name: 'System information' }).click();
     await expect(row(page, 'Door')).toHaveText('Remain open');
