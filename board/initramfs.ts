@@ -41,6 +41,8 @@ export const BOARD_LAYOUT = {
   firmwarePort: 8082,
   /** The access file the web server reads (build/access.ts), which S70firmware keeps. */
   access: `/data/etc/${ACCESS_FILES.plain}`,
+  /** The door's relay and sensor as the firmware drives them (board/firmware-feed.ts's doorText), which S70firmware keeps: in RAM, as a GPIO line's state is. */
+  door: '/var/run/door',
 } as const;
 
 /** The shared libraries `file` loads, as ldd names them (and the dynamic loader), with the host file behind each. */
@@ -123,8 +125,9 @@ esac
 const S70FIRMWARE = `#!/bin/sh
 # The firmware's part of the terminal, for what the board's web side needs of it. A terminal's
 # firmware (1) writes the access file ${BOARD_LAYOUT.access} whenever RestParam's HostNames or
-# Protocol change (docs/EMBEDDING.md, "Host names and HTTPS"), and (2) restarts the terminal on
-# RestartMachine, InitMachine or an upgrade. The board's API is on the host, which says what it
+# Protocol change (docs/EMBEDDING.md, "Host names and HTTPS"), (2) restarts the terminal on
+# RestartMachine, InitMachine or an upgrade, and (3) drives the door's relay and reads its sensor,
+# kept here as ${BOARD_LAYOUT.door} (docs/API.md, "The door"). The board's API is on the host, which says what it
 # has done at http://${BOARD_LAYOUT.apiIp}:${BOARD_LAYOUT.firmwarePort}/ (board/firmware-feed.ts),
 # each answer held until something changes; this does the terminal's side.
 # (No wget -T: Debian's busybox-static 1.35 wget crashes with it; the host answers within a minute.)
@@ -140,6 +143,18 @@ access() {
       if ! cmp -s /tmp/access.new "$FILE"; then
         cp /tmp/access.new "$FILE.next" && sync && mv -f "$FILE.next" "$FILE" && sync
       fi
+    else
+      sleep 5
+    fi
+  done
+}
+
+# (3) The door's lines: the relay and the sensor as they stand, and the mode (in RAM, gone with a reboot, as GPIO is).
+door() {
+  while :; do
+    have=$(sha256sum ${BOARD_LAYOUT.door} 2>/dev/null | cut -c1-64)
+    if ask "door?have=$have" >/tmp/door.new && [ -s /tmp/door.new ]; then
+      mv -f /tmp/door.new ${BOARD_LAYOUT.door}
     else
       sleep 5
     fi
@@ -166,6 +181,8 @@ case "$1" in
     access </dev/null >/dev/null 2>&1 &
     echo $! > /var/run/firmware.pids
     restarts </dev/null >/dev/null 2>&1 &
+    echo $! >> /var/run/firmware.pids
+    door </dev/null >/dev/null 2>&1 &
     echo $! >> /var/run/firmware.pids
     ;;
   stop) [ -f /var/run/firmware.pids ] && kill $(cat /var/run/firmware.pids) 2>/dev/null; rm -f /var/run/firmware.pids ;;

@@ -65,6 +65,13 @@ export const CERT_KEY_MISMATCH = 10108;
 /** A certificate that has expired or is not valid yet. */
 export const CERT_EXPIRED = 10109;
 
+/** A door call on a terminal without a relay (attendance only: no `door` in its function list). */
+export const NO_RELAY = 50101;
+/** A door action while the relay does not drive the lock (SetAccessControl RelayMode is not 2, door open). */
+export const DOOR_NOT_LOCK = 50102;
+/** Open now for a time outside its bounds, or a time given with another action. */
+export const DOOR_SECONDS = 50103;
+
 export interface AddedCode {
   code: number;
   msg: string;
@@ -202,5 +209,26 @@ export const ADDED_CODES: readonly AddedCode[] = [
     calls: ['GetCertificate'],
     meaning: 'The certificate has expired or is not valid yet (by the device\'s clock); nothing changed.',
     console: 'Says so at the certificate field.',
+  },
+  {
+    code: NO_RELAY,
+    msg: /*i18n*/ 'msg.doorNoRelay',
+    calls: ['SetDoorState', 'GetDoorAction'],
+    meaning: 'The terminal has no relay (attendance only); its function list has no `door`. Nothing changed.',
+    console: 'Hides the Door screen (no `door` in the function list); opened by its address, it shows the message.',
+  },
+  {
+    code: DOOR_NOT_LOCK,
+    msg: /*i18n*/ 'msg.doorNotLock',
+    calls: ['GetDoorAction'],
+    meaning: 'The relay rings a bell or drives nothing (SetAccessControl RelayMode is not 2, door open); nothing changed.',
+    console: 'Says so on the Door screen (SetDoorState\'s Lock is 0), where the actions are off.',
+  },
+  {
+    code: DOOR_SECONDS,
+    msg: /*i18n*/ 'msg.doorSeconds',
+    calls: ['GetDoorAction'],
+    meaning: 'Seconds is outside its bounds, or came with another action than open now (3); nothing changed.',
+    console: 'Says so at the seconds field; what was typed stays.',
   },
 ];

@@ -2,18 +2,18 @@
 // device streams them as Server-Sent Events (EventStream); where a web server
 // cannot stream, the console asks for them page by page (SetEventList).
 import type { CallSpec, Fields } from './fields.ts';
+import { EVENTS_KEPT, EVENTS_PER_PAGE, EVENT_HEARTBEAT_MS } from './event-limits.ts';
 
-/** Events the device keeps for a reconnecting or polling console: the newest, oldest dropped first. */
-export const EVENTS_KEPT = 200;
-/** Most events one SetEventList answer carries. */
-export const EVENTS_PER_PAGE = 50;
-/** The device writes a comment line on an open stream at least this often, so that a dead link shows. */
-export const EVENT_HEARTBEAT_MS = 15_000;
+export { EVENTS_KEPT, EVENTS_PER_PAGE, EVENT_HEARTBEAT_MS };
 
 export const EVENT_FIELDS = {
   Id: { kind: 'int', doc: 'The event\'s number: each event one more than the one before, from 1 at each start of the device. The stream\'s SSE id.' },
   Time: { kind: 'string', doc: 'When it happened, device time, "YYYY-MM-DD HH:MM:SS" (as record times are written).' },
-  Kind: { kind: 'int', values: [1, 2, 3, 4, 5], doc: 'What happened: 1 a person verified at the reader (a sign-in), 2 a person refused at the reader (not enrolled, or the wrong finger, face, card or password), 3 the door opened, 4 the door forced (opened without a verification or exit button), 5 an alarm (tamper, duress, the door held open).' },
+  Kind: {
+    kind: 'int',
+    values: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    doc: 'What happened: 1 a person verified at the reader (a sign-in), 2 a person refused at the reader (not enrolled, or the wrong finger, face, card or password), 3 the door opened (unlocked, or swung open), 4 the door forced (opened without a verification, an exit button or the console), 5 an alarm (tamper, duress, the door held open), 6 the door closed (locked again, or swung shut). An administrator\'s action on the door (GetDoorAction): 7 open now, 8 remain open, 9 remain closed, 10 back to normal.',
+  },
   UserID: { kind: 'string', doc: 'The user, with Kind 1 (and 2 when the card or ID is known); empty otherwise.' },
   UserName: { kind: 'string', doc: 'The user\'s name as stored, with UserID; empty otherwise.' },
   Mode: { kind: 'int', values: [0, 1, 2, 3, 4, 5, 6], doc: 'How the person verified, with Kind 1 and 2: the IdentifyMode numbers (1 fingerprint, 2 face, 3 card, 4 card and fingerprint, 5 card and face, 6 card and password); 0 for the other kinds.' },

@@ -13,6 +13,7 @@ import { CERTIFICATE_CALLS } from './certificate.ts';
 import { OPLOG_CALLS } from './oplog.ts';
 import { EVENT_CALLS } from './events.ts';
 import { SESSION_CALLS } from './sessions.ts';
+import { DOOR_CALLS } from './door.ts';
 import type { WAIT } from './protocol.ts';
 export { FUN_REFRESH_MS, FUN_REFRESH_TIMES, GOFORM_PREFIX, HEADERS, REQUEST_TIMEOUT_MS, SUCCESS, TIMESTAMP_PARAM, WAIT } from './protocol.ts';
 export type { Area, CallSpec, Field, FieldKind, Fields } from './fields.ts';
@@ -47,7 +48,7 @@ const none = {} as const satisfies Fields;
 
 const funs = {
   kind: 'strings',
-  doc: 'Device function list: the menu keys this terminal supports. Top-level keys: user, network, basicSetting, AccSetting, advSetting. Feature keys gate single screens: face, fingerprint, iris, card, wifi, bluetooth, mqtt, cloud, wiegand, print, thermometry, report.',
+  doc: 'Device function list: the menu keys this terminal supports. Top-level keys: user, network, basicSetting, AccSetting, advSetting. Feature keys gate single screens: face, fingerprint, iris, card, wifi, bluetooth, mqtt, cloud, wiegand, print, thermometry, report, door (a relay: the Door screen).',
 } as const satisfies Field;
 
 const systemInfo = {
@@ -236,6 +237,8 @@ export const CALLS = {
   // The HTTPS certificate (contract/certificate.ts)
   ...CERTIFICATE_CALLS,
   ...EVENT_CALLS,
+  // The door (contract/door.ts)
+  ...DOOR_CALLS,
 
   // Records, reports and maintenance (contract/maintenance.ts)
   ...MAINTENANCE_CALLS,

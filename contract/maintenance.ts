@@ -124,9 +124,10 @@ const debug = {
  * it. Only with a session, in every state.
  */
 const readerEvent = {
-  Kind: EVENT_FIELDS.Kind,
-  UserID: { ...userId, optional: true, pattern: '^$|^[1-9][0-9]{0,9}$', doc: 'With Kind 1: the user who verifies, who must exist (40401 when no user has that ID). With Kind 2: the user whose attempt is refused, or an ID the device does not have (or empty): someone it does not know, named in the event by nobody. With Kinds 3 to 5: empty or left out (10005 otherwise).' },
-  Mode: { ...EVENT_FIELDS.Mode, optional: true, doc: 'With Kinds 1 and 2: how the person presented themselves, 1 to 6 (IdentifyMode numbers; 10003 when left out, 10005 for 0). With Kinds 3 to 5: 0 or left out (10005 otherwise).' },
+  // What happens at the reader or the door; an administrator's action on the door (7 to 10) comes only from GetDoorAction.
+  Kind: { ...EVENT_FIELDS.Kind, values: [1, 2, 3, 4, 5, 6], doc: 'What happens: 1 a person verified at the reader, 2 a person refused there, 3 the door opened, 4 the door forced, 5 an alarm, 6 the door closed (the live events\' Kinds; 7 to 10, an administrator\'s action on the door, come only from GetDoorAction).' },
+  UserID: { ...userId, optional: true, pattern: '^$|^[1-9][0-9]{0,9}$', doc: 'With Kind 1: the user who verifies, who must exist (40401 when no user has that ID). With Kind 2: the user whose attempt is refused, or an ID the device does not have (or empty): someone it does not know, named in the event by nobody. With Kinds 3 to 6: empty or left out (10005 otherwise).' },
+  Mode: { ...EVENT_FIELDS.Mode, optional: true, doc: 'With Kinds 1 and 2: how the person presented themselves, 1 to 6 (IdentifyMode numbers; 10003 when left out, 10005 for 0). With Kinds 3 to 6: 0 or left out (10005 otherwise).' },
 } as const satisfies Fields;
 
 export const MAINTENANCE_CALLS = {
@@ -203,7 +204,7 @@ export const MAINTENANCE_CALLS = {
     'test_event',
     'Maintenance',
     'json',
-    'Factory test (/test): a test event, as if it happened at the reader or the door: a person verified (Kind 1) or refused (Kind 2) as if they had presented a finger, face or card, the door opened (3) or forced (4), an alarm (5). The device announces it to EventStream and SetEventList as any event, numbered and stamped by its clock, and answers it. It does nothing else: no attendance record, no relay, no alarm output, no entry in the operation log; so QA proves the live events on a terminal no one stands at (docs/HIL.md). A session is needed in every state (unlike the other factory test calls).',
+    'Factory test (/test): a test event, as if it happened at the reader or the door: a person verified (Kind 1) or refused (Kind 2) as if they had presented a finger, face or card, the door opened (3) or forced (4), an alarm (5), the door closed (6). The device announces it to EventStream and SetEventList as any event, numbered and stamped by its clock, and answers it. It does nothing else: no attendance record, no relay, no alarm output, no entry in the operation log; so QA proves the live events on a terminal no one stands at (docs/HIL.md). A session is needed in every state (unlike the other factory test calls).',
     readerEvent,
     EVENT_FIELDS,
   ),

@@ -21,26 +21,28 @@ export const OPLOG_KINDS = {
   11: 'Initialization',
   12: 'Backup',
   13: 'Restore',
+  14: 'Door',
 } as const;
 export type OplogKind = keyof typeof OPLOG_KINDS;
 export const BACKUP = 12;
 export const RESTORE = 13;
+export const DOOR = 14;
 
 const kinds = Object.entries(OPLOG_KINDS).map(([k, v]) => `${k} ${v}`).join(', ');
 const DATE = DAY_OR_EMPTY_PATTERN;
 
 const search = {
-  Kind: { kind: 'int', min: 0, max: 13, doc: `0: every kind; else only entries of this kind (${kinds}).` },
+  Kind: { kind: 'int', min: 0, max: DOOR, doc: `0: every kind; else only entries of this kind (${kinds}).` },
   Start: { kind: 'string', optional: true, pattern: DATE, format: 'date', doc: 'First day, YYYY-MM-DD (device time); empty: from the oldest entry.' },
   End: { kind: 'string', optional: true, pattern: DATE, format: 'date', doc: 'Last day, YYYY-MM-DD, included; empty: to the newest. Before Start: 10005 naming End.' },
 } as const satisfies Fields;
 
 const entry = {
   Time: { kind: 'string', doc: 'When, "YYYY-MM-DD HH:MM:SS" (device time, as records have it).' },
-  Kind: { kind: 'int', min: 1, max: 13, doc: `What happened: ${kinds}.` },
+  Kind: { kind: 'int', min: 1, max: DOOR, doc: `What happened: ${kinds}.` },
   User: { kind: 'string', doc: 'The account of the session; for a failed sign-in or a lock, the user name that was typed (at most 32 characters). Empty for a call made without a session (the factory test\'s).' },
   Address: { kind: 'string', doc: 'The IP address the request came from.' },
-  Detail: { kind: 'string', doc: 'Device text, shown as text: the call and the names of the fields it changed (settings), the user IDs (users), the versions (upgrade), the reason (failed sign-in). Never a value of a setting, a password, a key or a certificate.' },
+  Detail: { kind: 'string', doc: 'Device text, shown as text: the call and the names of the fields it changed (settings), the user IDs (users), the versions (upgrade), the reason (failed sign-in), the action (door). Never a value of a setting, a password, a key or a certificate.' },
 } as const satisfies Fields;
 
 const XLSX = 'an .xlsx workbook answered as the file itself (Content-Disposition attachment), every cell a string cell with the Text number format, as DownloadRecordForm writes it. Columns: Time, Kind (the kind\'s English name), User, Address, Detail.';

@@ -14,6 +14,7 @@ import { recordCount, seedRecords } from './areas/records/generate.ts';
 import { checkStrength, handlers as activation } from './activation.ts';
 import { handlers as oplog } from './oplog.ts';
 import { handlers as liveEvents } from './events.ts';
+import { handlers as door } from './door.ts';
 
 export function seedState(model: DeviceModel): DeviceState {
   const users = seedUsers(model);
@@ -56,6 +57,7 @@ export const IMPLEMENTED: Partial<Record<CallName, CallImpl>> = {
   ...activation,
   ...oplog,
   ...liveEvents,
+  ...door,
   chklogin: {
     handle(ctx, p) {
       const username = String(p.username).trim();

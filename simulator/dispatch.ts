@@ -11,6 +11,7 @@ import { IMPLEMENTED, isCall, notImplemented } from './api.ts';
 import { readParams } from './body.ts';
 import { isStreamReply, type EventHub } from './events.ts';
 import type { DeviceModel } from './model.ts';
+import type { Door } from './door.ts';
 import { logCall } from './oplog.ts';
 import type { Sessions } from './sessions.ts';
 import type { Store } from './store.ts';
@@ -23,6 +24,7 @@ export interface Terminal {
   store: Store<DeviceState>;
   sessions: Sessions;
   events: EventHub;
+  door: Door;
   now: () => number;
   /** When it last started or restarted (restart.ts). */
   bootedAt: () => number;
@@ -60,6 +62,7 @@ export async function dispatch(t: Terminal, req: IncomingMessage, url: URL, afte
     certDir: t.certDir,
     brand: t.brand,
     events: t.events,
+    door: t.door,
     restart: () => (after.restart = true),
   };
   // The factory test's calls (auth 'factory') are open only while the terminal is in its factory state.

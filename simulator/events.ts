@@ -14,7 +14,7 @@ export type LiveEvent = ResponseOf<'EventStream'>;
 export type Happening = Partial<Omit<LiveEvent, 'Id' | 'Time'>> & Pick<LiveEvent, 'Kind'>;
 
 /** The kinds of contract/events.ts by name, for tests and the CLI. */
-export const KIND = { verified: 1, refused: 2, opened: 3, forced: 4, alarm: 5 } as const;
+export const KIND = { verified: 1, refused: 2, opened: 3, forced: 4, alarm: 5, closed: 6, openNow: 7, remainOpen: 8, remainClosed: 9, normal: 10 } as const;
 
 /** How often an open stream checks that its session still holds (a signed-out session's stream ends within it). */
 const ALIVE_CHECK_MS = 500;
@@ -59,31 +59,44 @@ export class EventHub {
 
   /** Events at set moments from now (ms): the schedule a test controls. */
   schedule(plan: ReadonlyArray<{ afterMs: number } & Happening>): void {
-    for (const { afterMs, ...h } of plan) {
-      const t = setTimeout(() => {
-        this.timers.delete(t);
-        this.emit(h);
-      }, afterMs);
-      this.timers.add(t);
-    }
+    for (const { afterMs, ...h } of plan) this.later(afterMs, () => this.emit(h));
   }
 
-  /** Events at random, one every `meanMs` on average, until stop(): a lively door for npm start. */
-  random(meanMs: number): void {
-    const next = () => {
-      const t = setTimeout(() => {
-        this.timers.delete(t);
+  /** In `ms`, unless stop() comes first. */
+  private later(ms: number, f: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      f();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  /**
+   * Events at random, one every `meanMs` on average, until stop(): a lively
+   * door for npm start. With the door (door.ts) its events come from it: a
+   * verified person and the exit button go through it, now and then someone
+   * forces it or holds it open (shut again a while later).
+   */
+  random(meanMs: number, door?: DoorHooks): void {
+    const next = () =>
+      this.later(meanMs * (0.25 + Math.random() * 1.5), () => {
         const users = this.store.get().users;
         const roll = Math.random();
         const user = users[Math.floor(Math.random() * users.length)];
-        if (roll < 0.6 && user) this.present(user.UserID, 1 + Math.floor(Math.random() * 3));
-        else if (roll < 0.75) this.present(String(90000 + Math.floor(Math.random() * 9999)), 3);
-        else if (roll < 0.92) this.emit({ Kind: KIND.opened });
-        else this.emit({ Kind: roll < 0.97 ? KIND.forced : KIND.alarm });
+        if (roll < 0.6 && user) {
+          this.present(user.UserID, 1 + Math.floor(Math.random() * 3));
+          door?.pass();
+        } else if (roll < 0.75) this.present(String(90000 + Math.floor(Math.random() * 9999)), 3);
+        else if (!door) this.emit({ Kind: roll < 0.92 ? KIND.opened : roll < 0.97 ? KIND.forced : KIND.alarm });
+        else if (roll < 0.92) door.pass();
+        else {
+          if (roll < 0.96) door.force();
+          else (door.hold(), door.pass());
+          // Long enough for a held door's alarm (door.heldOpenMs after the relay delay).
+          this.later(Math.max(meanMs, 20_000), () => door.shut());
+        }
         next();
-      }, meanMs * (0.25 + Math.random() * 1.5));
-      this.timers.add(t);
-    };
+      });
     next();
   }
 
@@ -134,6 +147,14 @@ export class EventHub {
       this.listeners.delete(send);
     });
   }
+}
+
+/** What the random events do to the door (door.ts's Door). */
+export interface DoorHooks {
+  pass(): void;
+  force(): void;
+  hold(): void;
+  shut(): void;
 }
 
 /** A stream the server opens once the call is checked: from which event on. */

@@ -53,6 +53,8 @@ export interface DeviceModel {
    * with `outcome`; a `timeout` keeps waiting until `timeoutMs` (no one came).
    */
   enroll: Enroll;
+  /** The door's timings (door.ts): the sensor following the relay, the held-open alarm. */
+  door: DoorTimes;
   /** How long a restart (RestartMachine, InitMachine, a firmware upgrade) keeps the terminal from answering, ms. */
   restartMs: number;
   /** The forced-upgrade password SetWebUpgradeMode takes (set at the factory; not the administrator's). */
@@ -70,6 +72,14 @@ export interface DeviceModel {
   firmwareKeysNote?: string;
 }
 
+/** The door's timings (door.ts; a test shortens them). */
+export interface DoorTimes {
+  /** How long after the lock releases the door swings open, and after the pass it swings shut. */
+  sensorMs: number;
+  /** How long a door may stand open after the relay released before the held-open alarm. */
+  heldOpenMs: number;
+}
+
 export interface Enroll {
   ms: number;
   outcome: EnrollOutcome;
@@ -81,11 +91,11 @@ export type EnrollOutcome = (typeof ENROLL_OUTCOMES)[number];
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-export type ModelOverrides = Partial<Omit<DeviceModel, 'enroll'>> & { enroll?: Partial<Enroll> };
+export type ModelOverrides = Partial<Omit<DeviceModel, 'enroll' | 'door'>> & { enroll?: Partial<Enroll>; door?: Partial<DoorTimes> };
 
 /**
  * Load a device model by name (simulator/models/<name>.json) or path, with
- * overrides. Unnamed values come from default.json (`enroll` value by value).
+ * overrides. Unnamed values come from default.json (`enroll` and `door` value by value).
  */
 export function loadModel(nameOrPath = 'default', overrides: ModelOverrides = {}): DeviceModel {
   const byName = join(HERE, 'models', `${nameOrPath}.json`);
@@ -93,7 +103,7 @@ export function loadModel(nameOrPath = 'default', overrides: ModelOverrides = {}
   if (!existsSync(file)) throw new Error(`no device model "${nameOrPath}" (have a name from simulator/models/ or a path)`);
   const base = JSON.parse(readFileSync(join(HERE, 'models', 'default.json'), 'utf8')) as DeviceModel;
   const own = JSON.parse(readFileSync(file, 'utf8')) as ModelOverrides;
-  const model: DeviceModel = { ...base, ...own, ...overrides, enroll: { ...base.enroll, ...own.enroll, ...overrides.enroll } };
+  const model: DeviceModel = { ...base, ...own, ...overrides, enroll: { ...base.enroll, ...own.enroll, ...overrides.enroll }, door: { ...base.door, ...own.door, ...overrides.door } };
   if (!ENROLL_OUTCOMES.includes(model.enroll.outcome)) throw new Error(`model enroll.outcome must be one of ${ENROLL_OUTCOMES.join(', ')}`);
   // The firmware package's model field holds 32 bytes of printable ASCII.
   if (!/^[\x21-\x7e]([\x20-\x7e]{0,30}[\x21-\x7e])?$/.test(model.modelCode)) throw new Error('model modelCode must be printable ASCII, 1 to 32 characters');

@@ -9,10 +9,12 @@
 // (the model's oplogSize in tests): it survives a restart, and
 // initialization keeps it (areas/maintenance.ts), so the reset is in it.
 import { CALLS, type CallName } from '../contract/index.ts';
-import { OPLOG_KINDS, OPLOG_SIZE } from '../contract/oplog.ts';
+import { DOOR, OPLOG_KINDS, OPLOG_SIZE } from '../contract/oplog.ts';
 import { refuse, type CallImpl, type Context, type DeviceState, type FileReply, type OplogEntry } from './types.ts';
 import { deviceTime } from './clock.ts';
 import { XLSX_TYPE, workbook } from './areas/records.ts';
+import { actionText } from './door.ts';
+import { OPEN_NOW } from '../contract/door.ts';
 
 type Params = Record<string, unknown>;
 
@@ -32,9 +34,10 @@ const KINDS: Partial<Record<CallName, number>> = {
   RestartMachine: 10,
   InitMachine: 11,
   ExportUserAll: 12,
+  GetDoorAction: DOOR,
 };
-/** What the store keeps that is no setting (users have their own kinds; records and the log are not written by a call). */
-const NOT_SETTINGS = new Set(['users', 'records', 'oplog']);
+/** What the store keeps that is no setting (users and the door have their own kinds; records and the log are not written by a call). */
+const NOT_SETTINGS = new Set(['users', 'records', 'oplog', 'door']);
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 const isRecord = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -105,9 +108,12 @@ export async function logCall(ctx: Context, name: CallName, p: Params, before: D
   if (kind === 8) detail = minus(before, after);
   if (kind === 7 || (kind === 6 && !detail.length)) detail = [String(p.UserID ?? (answer as Params).Cleared ?? '')];
   if (kind === 9) detail = [`${before.firmware ?? ctx.model.Build_Version} to ${(answer as Params).Version}`];
+  if (kind === DOOR) detail = [actionText(ctx, p)];
   if (kind === undefined) {
     // getOnlineEnrollStatus starting or deleting a template edits its user.
     if (name === 'getOnlineEnrollStatus' && (p.Start || p.Delete)) return record(ctx, 7, user, `${name}: ${p.UserID}`);
+    // The service command that opens the door is a door action too.
+    if (name === 'ExecuteCommand' && p.Code === 300 && ctx.door?.opens) return record(ctx, DOOR, user, `${name} 300: ${actionText(ctx, { Action: OPEN_NOW })}`);
     const spec = CALLS[name];
     const pairWrite = name.startsWith('Get') && `Set${name.slice(3)}` in CALLS && Object.keys(spec.request).length > 0;
     if (spec.method !== 'POST') return;

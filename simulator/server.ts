@@ -11,6 +11,7 @@ import { seedState } from './api.ts';
 import { deviceTime } from './clock.ts';
 import { dispatch, sendAnswer, sendJson, type Terminal } from './dispatch.ts';
 import { EventHub } from './events.ts';
+import { Door } from './door.ts';
 import { loadModel, type DeviceModel } from './model.ts';
 import { Power } from './restart.ts';
 import { Sessions } from './sessions.ts';
@@ -70,6 +71,8 @@ export interface Simulator {
   whenUp(): Promise<void>;
   /** What happens at the door: a person at the reader (present), a schedule, any event (emit). */
   events: EventHub;
+  /** The door itself: a person going through (pass), forcing it, holding it open, shutting it (door.ts). */
+  door: Door;
 }
 
 /** A refusal before any call is read or file served: its status and short text page. */
@@ -99,7 +102,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const brand = options.brand ?? site?.brand;
   const sessions = new Sessions(model, store, now);
   const events = new EventHub(store, () => deviceTime({ store, now }));
-  if (options.randomEventsMs) events.random(options.randomEventsMs);
+  const door = new Door(model, store, now, (Kind) => void events.emit({ Kind }));
+  if (options.randomEventsMs) events.random(options.randomEventsMs, door);
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://terminal');
@@ -131,10 +135,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     forget: () => {
       sessions.clear();
       events.reset();
+      door.reset();
       endEnrolment(store);
     },
   });
-  const terminal: Terminal = { model, store, sessions, events, now, bootedAt: () => power.bootedAt, factory: () => seedState(model), brand, certDir: options.certDir };
+  const terminal: Terminal = { model, store, sessions, events, door, now, bootedAt: () => power.bootedAt, factory: () => seedState(model), brand, certDir: options.certDir };
   const url = await power.on();
 
   return {
@@ -153,8 +158,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       await power.restarting;
     },
     events,
+    door,
     async close() {
       events.stop();
+      door.stop();
       await power.off();
     },
   };

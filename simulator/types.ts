@@ -34,6 +34,8 @@ export interface DeviceState {
    * use (areas/certificate.ts). Absent until then.
    */
   certificate?: { Cert: string; Key: string };
+  /** The door's mode when an administrator set it to remain open (1) or closed (2), and when (door.ts); absent: normal. */
+  door?: { Mode: 1 | 2; Since: string };
   /** The operation log, oldest first (simulator/oplog.ts); it survives initialization. */
   oplog?: OplogEntry[];
 }
@@ -127,6 +129,8 @@ export interface Context {
     emit(h: { Kind: number; Mode?: number }): Record<string, unknown>;
     present(UserID: string, Mode?: number, refused?: boolean): Record<string, unknown>;
   };
+  /** The door (door.ts's Door; the service command that opens it uses this much). */
+  door?: { readonly present: boolean; readonly opens: boolean; readonly delay: number; openNow(seconds?: number): number };
 }
 
 /** A file that arrived in a multipart body. */

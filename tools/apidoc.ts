@@ -6,12 +6,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALLS, ENVELOPE, GOFORM_PREFIX, HEADERS, REQUEST_TIMEOUT_MS, TIMESTAMP_PARAM, type CallSpec, type Field, type Fields } from '../contract/index.ts';
 import { CODE_MESSAGES, MESSAGES } from '../src/api/errors.ts';
-import { ACTIVATE_FIRST, WEAK_PASSWORD, ADDED_CODES, FW_BAD_SIGNATURE, FW_CHECKSUM, FW_NOT_NEWER, FW_UNKNOWN_KEY, FW_UNSIGNED, LOGIN_LOCKED, LOGIN_LOCK_RULES, REQUEST_MAX_BYTES, UNKNOWN_COMMAND } from '../contract/codes.ts';
+import { ACTIVATE_FIRST, DOOR_NOT_LOCK, DOOR_SECONDS, NO_RELAY, WEAK_PASSWORD, ADDED_CODES, FW_BAD_SIGNATURE, FW_CHECKSUM, FW_NOT_NEWER, FW_UNKNOWN_KEY, FW_UNSIGNED, LOGIN_LOCKED, LOGIN_LOCK_RULES, REQUEST_MAX_BYTES, UNKNOWN_COMMAND } from '../contract/codes.ts';
 import { COMMANDS, FIRMWARE_MAX_BYTES, PACKAGE, SIGNATURE } from '../contract/maintenance.ts';
 import { HOST_NAMES_MAX } from '../contract/settings/network.ts';
 import { OPLOG_KINDS, OPLOG_SIZE } from '../contract/oplog.ts';
 import { ENDED_TOKENS_KEPT } from '../contract/sessions.ts';
 import { EVENTS_KEPT, EVENTS_PER_PAGE, EVENT_HEARTBEAT_MS } from '../contract/events.ts';
+import { OPEN_MAX_S, OPEN_NOW } from '../contract/door.ts';
 import { HOST_REFUSED, ORIGIN_REFUSED } from '../build/serving.ts';
 import { argsOrExit, readArgs } from '../build/args.ts';
 
@@ -193,6 +194,7 @@ function oplogSection(): string[] {
     `| 11 | ${OPLOG_KINDS[11]} | \`InitMachine\` | the call |`,
     `| 12 | ${OPLOG_KINDS[12]} | \`ExportUserAll\`; \`noteOperation\` Kind 12 (the console exported the settings) | the call, or empty |`,
     `| 13 | ${OPLOG_KINDS[13]} | \`noteOperation\` Kind 13 (the console starts a restore; each of its writes is then a 5) | empty |`,
+    `| 14 | ${OPLOG_KINDS[14]} | \`GetDoorAction\` takes an action; \`ExecuteCommand\` 300 | the call and the action: \`GetDoorAction: open now, 5 s\`, \`GetDoorAction: remain open\` |`,
     '',
     '- **Never a value.** An entry names calls, fields and user IDs, never what a field holds: no password, PIN, card',
     '  number, key or certificate can be in the log or its download.',
@@ -209,7 +211,8 @@ function liveSection(): string[] {
   return [
     '## Live events',
     '',
-    'What happens at the door (a person verified or refused at the reader, the door opened or forced, an alarm) reaches',
+    'What happens at the door (a person verified or refused at the reader, the door opened, forced or closed, an alarm,',
+    'an administrator\'s action on it: "The door" below) reaches',
     'the console as it happens, as Server-Sent Events from `EventStream`:',
     '',
     '```',
@@ -224,7 +227,7 @@ function liveSection(): string[] {
     `- Each event is one message of about a hundred bytes; a comment line comes at least every ${EVENT_HEARTBEAT_MS / 1000} s, so the console`,
     '  notices a dead link (it waits two heartbeats) and a proxy keeps the connection.',
     '- The console reads the stream with `fetch` (the token goes in `X-Token`; `EventSource` cannot send it) and only',
-    '  while the Live events screen is open. When the link drops it says so, opens the stream again after 2 s with',
+    '  while the Live events screen or the Door screen is open. When the link drops it says so, opens the stream again after 2 s with',
     `  \`After\` set to the last Id it has (a browser's own EventSource sends \`Last-Event-ID\`; the device takes either), and the`,
     `  device sends first what happened meanwhile: it keeps the newest ${EVENTS_KEPT}. Ids start again at 1 when the device starts;`,
     '  an Id above the newest tells the device that the console last heard it before a restart.',
@@ -246,6 +249,37 @@ function liveSection(): string[] {
     '  operation log, and a test template goes as any other does. They need an administrator\'s session in every state. With',
     '  them QA proves the live events and enrolment on a terminal no one stands at ([HIL.md](HIL.md#events-at-the-reader));',
     '  the console does not call them.',
+    '',
+  ];
+}
+
+/** The door (contract/door.ts, issue 35). */
+function doorSection(): string[] {
+  return [
+    '## The door',
+    '',
+    'A terminal with a relay (`door` in its function list) drives its door\'s lock with it when `SetAccessControl` `RelayMode`',
+    'is 2 (door open). `SetDoorState` says how the door is now; `GetDoorAction` acts on it.',
+    '',
+    '- **Modes.** Normal (0): a verification at the reader unlocks the door for the relay delay, an always-open period',
+    '  keeps it unlocked and an always-closed one locked (it wins when both hold; the reader does not open it then).',
+    '  Remain open (1) and remain closed (2) hold whatever the periods say, until back to normal (`Action` 0); the device',
+    '  keeps them with its settings, so they survive a restart. The console says so while one holds.',
+    `- **Open now** (\`Action\` ${OPEN_NOW}) energises the relay for \`Seconds\` (1 to ${OPEN_MAX_S}) or the relay delay, in any mode: the mode holds,`,
+    '  and a door that remains closed locks again when the time is up. Remain closed ends an open now at once. A restart',
+    '  ends it too: it lives in memory. `ExecuteCommand` 300 does the same for the relay delay.',
+    '- **The sensor** (`DoorSensor` 1 or 2) reads the door open a moment after the lock releases and closed after the',
+    '  person passed. Open while the relay is released and no one verified: `Forced`. Still open a while after the relay',
+    '  released: `HeldOpen`. Both end when the door closes.',
+    '- **Live events.** Every change is an event of `EventStream`: 3 the door opened (unlocked, or swung open), 4 forced,',
+    '  5 an alarm (held open, a sensor fault), 6 the door closed (locked, or swung shut), and each action\'s own kind:',
+    '  7 open now, 8 remain open, 9 remain closed, 10 back to normal. An opening the sensor will report is announced by the',
+    '  sensor, a release while the door stands open by its closing: one pass reads 3, then 6. A second console sees an',
+    '  action at once; the console reads `SetDoorState` again at each of these events.',
+    '- **Operation log.** Each action taken is an entry of Kind 14 with the account, the address and the action.',
+    `- **Refusals.** ${NO_RELAY} on a terminal without a relay (both calls); ${DOOR_NOT_LOCK} for an action while the relay rings a bell or`,
+    `  drives nothing (\`SetDoorState\` still answers, with \`Lock\` 0); ${DOOR_SECONDS} naming \`Seconds\` when it is out of bounds or`,
+    '  comes with another action. A refused action changes nothing and is no entry and no event.',
     '',
   ];
 }
@@ -455,7 +489,8 @@ export function renderApiDoc(): string {
     '',
     '`funs` (in `chklogin` and `GetDeviceFunList`) lists menu keys. The sidebar shows a top-level entry only when its key is',
     'listed: `user`, `network`, `basicSetting`, `AccSetting`, `advSetting`. Feature keys show single screens: `fingerprint`',
-    '(finger screens), `wifi`, `bluetooth`, `mqtt`, `cloud`, `wiegand`, `print`, `thermometry`. The keys `face`, `iris`, `card`',
+    '(finger screens), `wifi`, `bluetooth`, `mqtt`, `cloud`, `wiegand`, `print`, `thermometry`, `door` (a relay: the Door',
+    'screen and its calls; a terminal without one, attendance only, leaves it out). The keys `face`, `iris`, `card`',
     'and `report` are reserved for the screens that use them. Routes themselves only require a session (SPEC §6).',
     '',
     ...refuseSection(),
@@ -464,6 +499,7 @@ export function renderApiDoc(): string {
     ...commandSection(),
     ...oplogSection(),
     ...liveSection(),
+    ...doorSection(),
   ];
   for (const [area, calls] of areas) {
     out.push(`## Calls: ${area}`, '');

@@ -3,11 +3,11 @@
 // `handlers` are the calls that need more than storing a form: numbered
 // records (time groups, time zones, shifts), periods and work groups.
 // Those live in `settings.access` (factory values until the first change).
-import { refuse, type CallImpl, type Context } from '../types.ts';
+import { refuse, type CallImpl, type Context, type DeviceState } from '../types.ts';
 import { ADD_LIMIT } from '../../contract/codes.ts';
 
 export const seeds: Record<string, Record<string, unknown>> = {
-  AccessControl: { RelayMode: 2, DoorSensor: 0, RelayDelay: 5, WiegandFormat: 0, CardDisplay: 0, CardLength: 4, TamperAlarm: 1, Power12V: 1 },
+  AccessControl: { RelayMode: 2, DoorSensor: 2, RelayDelay: 5, WiegandFormat: 0, CardDisplay: 0, CardLength: 4, TamperAlarm: 1, Power12V: 1 },
   CardInfo: { ShowCard: 1, CardIdentify: 1, ReadMode: 0, Sector: 1 },
 };
 
@@ -62,6 +62,19 @@ export function factoryAccess(): AccessData {
 
 function data(ctx: Context): AccessData {
   return (ctx.store.get().settings.access as unknown as AccessData | undefined) ?? factoryAccess();
+}
+
+/** A period's times, as the door reads them. */
+export interface PeriodTimes {
+  Start: string;
+  End: string;
+  Cycle: number;
+}
+
+/** The always-open and always-closed periods (the door follows them in normal mode: ../door.ts). */
+export function periodsOf(state: DeviceState): { open: PeriodTimes[]; closed: PeriodTimes[] } {
+  const p = ((state.settings.access as unknown as AccessData | undefined) ?? factoryAccess()).periods;
+  return { open: (p[1] ?? []) as unknown as PeriodTimes[], closed: (p[0] ?? []) as unknown as PeriodTimes[] };
 }
 
 async function change(ctx: Context, f: (d: AccessData) => void): Promise<void> {

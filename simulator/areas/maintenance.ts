@@ -26,7 +26,6 @@ import { clearRecords, recordCount } from './records/generate.ts';
 import { endEnrolment } from './users.ts';
 import { userCounts } from './users/list.ts';
 import { seeds as networkSeeds } from './network.ts';
-import { seeds as accessSeeds } from './access.ts';
 
 
 /** The firmware the terminal runs: the last upgrade's, else the model's. */
@@ -209,7 +208,8 @@ const COMMAND_RUNS = new Map<number, (ctx: Context) => string>([
     },
   ],
   [200, () => 'Beep'],
-  [300, (ctx) => `Door opened: relay on for ${Number(settings(ctx, accessSeeds, 'AccessControl').RelayDelay)} s`],
+  // The door opens as GetDoorAction's open now does (door.ts), where the relay drives a lock.
+  [300, (ctx) => (ctx.door?.opens ? `Door opened: relay on for ${ctx.door.openNow()} s` : 'Door not opened: no relay drives a door lock')],
   [
     400,
     (ctx) => {

@@ -5,7 +5,7 @@
 // device answers 10001, or twice nothing at all within two heartbeats: a
 // buffering proxy), the console asks SetEventList every few seconds instead.
 import type { Reply, ResponseOf } from '../../contract/index.ts';
-import { EVENT_HEARTBEAT_MS, EVENTS_PER_PAGE } from '../../contract/events.ts';
+import { EVENT_HEARTBEAT_MS, EVENTS_PER_PAGE } from '../../contract/event-limits.ts';
 import { GoformError, handleReply, parseBody, prepare } from './request.ts';
 
 export type LiveEvent = ResponseOf<'EventStream'>;

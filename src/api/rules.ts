@@ -80,7 +80,7 @@ const RULES: FieldRule[] = [
   { kind: 'int', min: 0, max: 8 },
   { kind: 'string', optional: true, pattern: '^$|^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' },
   { kind: 'flag', optional: true },
-  { kind: 'int', min: 0, max: 13 },
+  { kind: 'int', min: 0, max: 14 },
   { kind: 'string', optional: true, pattern: '^[0-9]{0,10}$' },
 ];
 

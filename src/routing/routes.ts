@@ -78,6 +78,7 @@ export const MENU: RouteDef[] = [
       leaf('/AccSetting/workGroup', /*i18n*/ 'route.workGroup'),
       leaf('/AccSetting/alwaysOpen', /*i18n*/ 'route.alwaysOpen'),
       leaf('/AccSetting/alwaysClose', /*i18n*/ 'route.alwaysClose'),
+      leaf('/AccSetting/door', /*i18n*/ 'route.door', 'door'),
     ],
   },
   {

@@ -19,6 +19,7 @@ import ZoneSetting from './access/ZoneSetting.tsx';
 import WorkGroup from './access/WorkGroup.tsx';
 import AlwaysOpen from './access/AlwaysOpen.tsx';
 import AlwaysClose from './access/AlwaysClose.tsx';
+import Door from './access/Door.tsx';
 import AdvAccess from './access/AdvAccess.tsx';
 import AdvTimezone from './access/AdvTimezone.tsx';
 import AdvShifts from './access/AdvShifts.tsx';
@@ -65,6 +66,7 @@ export const SCREENS: Readonly<Record<string, ComponentType>> = {
   [/*i18n*/ 'route.workGroup']: WorkGroup,
   [/*i18n*/ 'route.alwaysOpen']: AlwaysOpen,
   [/*i18n*/ 'route.alwaysClose']: AlwaysClose,
+  [/*i18n*/ 'route.door']: Door,
   [/*i18n*/ 'route.access']: AdvAccess,
   [/*i18n*/ 'route.timezone']: AdvTimezone,
   // /advSetting/group: the time groups, as /AccSetting/zoneSetting.

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { i18n } from '@lingui/core';
 import { visibleMenu, type FlatRoute } from '../routing/routes.ts';
@@ -8,6 +8,7 @@ import { useStore } from '../state/use-store.ts';
 import { $session } from '../state/session.ts';
 import { $drawerOpen, $mobile, $sidebarOpen } from '../state/ui.ts';
 import { brand } from '../brand.ts';
+import { $door, doorAlert, readDoor } from '../api/door.ts';
 
 export function Sidebar({ route }: { route: FlatRoute }) {
   const session = useStore($session);
@@ -18,6 +19,11 @@ export function Sidebar({ route }: { route: FlatRoute }) {
   const [openGroup, setOpenGroup] = useState<string | undefined>(route.parent?.path);
   const [info, setInfo] = useState(false);
   const menu = visibleMenu(session?.funs ?? []);
+  // The door, read again as each page opens where the menu has it (api/door.ts says why not live here).
+  const door = menu.some((g) => g.children?.some((c) => c.fun == 'door'));
+  useEffect(() => void (door && readDoor()), [route.path, door]);
+  const state = useStore($door);
+  const alert = door && doorAlert(state);
   return (
     <aside className="sidebar" id="sidebar" hidden={mobile && !drawer}>
       <div className="brand">{brand.logo ? <img src={brand.logo} alt={brand.title} /> : brand.title}</div>
@@ -57,6 +63,14 @@ export function Sidebar({ route }: { route: FlatRoute }) {
           })}
         </ul>
       </nav>
+      {alert && (
+        <Link href="/AccSetting/door" className="info-button flag" title={expanded ? undefined : i18n._(alert)}>
+          <Icon name="lock" />
+          <span className="label">
+            <b>{i18n._('route.door')}</b> {i18n._(alert)}
+          </span>
+        </Link>
+      )}
       <button type="button" className="info-button" onClick={() => setInfo(true)} title={i18n._('info.title')}>
         <Icon name="info" />
         <span className="label">{i18n._('info.title')}</span>

@@ -192,6 +192,33 @@ test('the access file follows RestParam (the firmware\'s part, /etc/init.d/S70fi
   await until('console.test', HOST_REFUSED.status);
 });
 
+test('the door\'s lines follow it (the firmware\'s part, /etc/init.d/S70firmware): an action through the board\'s web server reaches the relay, and the mode with it', async () => {
+  const act = async (Action: number) => {
+    const r = await raw(`${board.url}/goform/GetDoorAction`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': await token() }, body: JSON.stringify({ Action }) });
+    assert.is(JSON.parse(r.body.toString()).retvalue, 0, `GetDoorAction ${Action} through the board`);
+  };
+  /** The board's door file once it holds `want` (it is written a moment after the action). */
+  const until = async (want: RegExp) => {
+    const deadline = Date.now() + 30_000;
+    let file = await serial.run(`cat ${BOARD_LAYOUT.door}`);
+    while (!want.test(file.out) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      file = await serial.run(`cat ${BOARD_LAYOUT.door}`);
+    }
+    assert.match(file.out, want);
+  };
+  // Remain open and remain closed, whatever the periods say now: the relay energised, then released.
+  try {
+    await act(1);
+    await until(/^relay 1\nsensor \w+\nmode 1\n$/);
+    await act(2);
+    await until(/^relay 0\nsensor \w+\nmode 2\n$/);
+  } finally {
+    await act(0);
+  }
+  await until(/\nmode 0\n$/);
+});
+
 /** `npm run hil` against the board over `serial` (without the browser suites unless `args` has --grep): its exit status and output. */
 function hil(args: string[], serial = board.serialUrl): Promise<{ code: number | null; out: string }> {
   const suites = args.includes('--grep') ? [] : ['--no-suites'];
@@ -213,11 +240,12 @@ async function prompt(): Promise<void> {
 
 /**
  * Browser tests run by the harness against the board in npm test: sign-in, the Host check (through
- * the board's access file) and adding a user. Not the whole @smoke set: two of its tests restart
+ * the board's access file), adding a user, and two consoles on the door (its live events through
+ * the board's lighttpd). Not the whole @smoke set: two of its tests restart
  * the terminal, which reboots the board, and npm test has ten minutes. The whole suite on the
  * board: npm run hil -- --board (docs/HIL.md, "The virtual board").
  */
-const ON_BOARD = ['sign in: required fields', 'a foreign name gets 421', 'add: required messages'];
+const ON_BOARD = ['sign in: required fields', 'a foreign name gets 421', 'add: required messages', 'two consoles: what one does to the door'];
 
 // ZMODEM through ser2net with browser tests against the board's lighttpd, then YMODEM to rb (which makes the first the rollback target).
 test('npm run hil flashes the board over ttyS0 with ZMODEM through ser2net and with YMODEM, every served file matches the manifest, and browser tests pass against the board', async () => {

@@ -83,4 +83,24 @@ test('the console imports contract/index.ts for its types only: its table and do
   assert.equal(valueImports, [], 'import the constants from contract/protocol.ts, the rest as types');
 });
 
+test('the console takes values only from contract modules without a call table: a table of documentation never ships', () => {
+  // esbuild keeps an object whose texts are built from numbers (a template's ${...} may run code): contract/events.ts's
+  // EventStream once shipped 2.9 kB of its prose through an import of two constants (issue 35 moved them out).
+  const tables: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.tsx?$/.test(e.name)) {
+        for (const m of readFileSync(p, 'utf8').matchAll(/^import\s+(?!type\b)[^;]*?from\s*['"]([^'"]*contract\/[^'"]+)['"]/gm)) {
+          const target = join(d, m[1]);
+          if (/\bCallSpec\b/.test(readFileSync(target, 'utf8'))) tables.push(`${relative(ROOT, p)} imports ${relative(ROOT, target)}`);
+        }
+      }
+    }
+  };
+  walk(join(ROOT, 'src'));
+  assert.equal(tables, [], 'move the constant into a module of its own (contract/event-limits.ts is one)');
+});
+
 test.run();

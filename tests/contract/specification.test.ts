@@ -30,8 +30,9 @@ test('every SPEC §7 call is in the contract', () => {
   // Issue 25 §3: the operation log, its download, and the console's note of a backup or restore (contract/oplog.ts).
   // Issue 25 §4: the sessions the device holds, and signing one out (contract/sessions.ts).
   // Issue 23 §1: leaving the factory state (Activate); §3: the HTTPS certificate, read and installed (contract/certificate.ts).
+  // Issue 35: the door's state and an action on it (contract/door.ts).
   // Issue 34 §0: the factory test's events at the reader, for QA on a terminal no one stands at (contract/maintenance.ts).
-  const added = ['UploadUserPhoto', 'GetUserPhoto', 'Activate', 'SetCertificate', 'GetCertificate', 'SetSessionList', 'GetSessionLogout', 'searchOperationLog', 'DownloadOperationLog', 'noteOperation', 'EventStream', 'SetEventList', 'test_event', 'test_enroll'];
+  const added = ['UploadUserPhoto', 'GetUserPhoto', 'Activate', 'SetCertificate', 'GetCertificate', 'SetSessionList', 'GetSessionLogout', 'searchOperationLog', 'DownloadOperationLog', 'noteOperation', 'EventStream', 'SetEventList', 'test_event', 'test_enroll', 'SetDoorState', 'GetDoorAction'];
   for (const name of added) assert.ok(name in CALLS, name);
   assert.is(Object.keys(CALLS).length, spec.length + added.length, 'nothing outside SPEC §7 but the calls added above');
 });
@@ -43,7 +44,7 @@ test('the codes the contract adds name real calls and messages, and no SPEC §8 
     assert.ok(en.get(c.msg), `${c.msg} has English text`);
     for (const call of c.calls) assert.ok(call in CALLS, `${call} is a call`);
   }
-  assert.equal(ADDED_CODES.map((c) => c.code), [40303, 10004, 30101, 30102, 30201, 40501, 40502, 40504, 10006, 10103, 10104, 40105, 40204, 10105, 10106, 10107, 10108, 10109]);
+  assert.equal(ADDED_CODES.map((c) => c.code), [40303, 10004, 30101, 30102, 30201, 40501, 40502, 40504, 10006, 10103, 10104, 40105, 40204, 10105, 10106, 10107, 10108, 10109, 50101, 50102, 50103]);
   // A code any call may answer says so in words; every other code names its calls.
   for (const c of ADDED_CODES) assert.ok(c.calls.length > 0 !== !!c.anyCall, `${c.code}: calls or anyCall`);
 });

@@ -230,7 +230,7 @@ t('test_event refusals, each naming its field, with nothing announced: no sessio
   assert.equal(await call({ Kind: KIND.refused, Mode: 0 }), { retvalue: 10005, msg: 'err.10005', field: 'Mode' });
   assert.equal(await call({ Kind: KIND.opened, UserID: '1' }), { retvalue: 10005, msg: 'err.10005', field: 'UserID' });
   assert.equal(await call({ Kind: KIND.forced, Mode: 2 }), { retvalue: 10005, msg: 'err.10005', field: 'Mode' });
-  assert.equal(await call({ Kind: 6 }), { retvalue: 10005, msg: 'err.10005', field: 'Kind' });
+  assert.equal(await call({ Kind: 7 }), { retvalue: 10005, msg: 'err.10005', field: 'Kind' });
   assert.equal(await call({ Kind: KIND.verified, UserID: '01', Mode: 1 }), { retvalue: 10005, msg: 'err.10005', field: 'UserID' });
   assert.equal(await callSimulator(sim.url, 'SetEventList', {}, token), { retvalue: 0, Last: 0, List: [] });
 });

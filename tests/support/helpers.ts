@@ -17,8 +17,8 @@ export interface Received {
 export interface FakeDevice {
   base: string;
   received: Received[];
-  /** What the next requests get: a body string, or a function of the request. */
-  answer: (r: Received) => { status?: number; body: string; delayMs?: number } | null;
+  /** What the next requests get: a body string (JSON unless `type` says otherwise), or a function of the request. */
+  answer: (r: Received) => { status?: number; body: string; delayMs?: number; type?: string } | null;
   close(): Promise<void>;
 }
 
@@ -41,7 +41,7 @@ export async function fakeDevice(): Promise<FakeDevice> {
       const a = dev.answer(r);
       if (!a) return; // never answer: a hung device
       realSetTimeout(() => {
-        res.writeHead(a.status ?? 200, { 'Content-Type': 'application/json' });
+        res.writeHead(a.status ?? 200, { 'Content-Type': a.type ?? 'application/json' });
         res.end(a.body);
       }, a.delayMs ?? 0);
     });

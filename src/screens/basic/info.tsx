@@ -11,6 +11,7 @@ import { useStore } from '../../state/use-store.ts';
 import { $session } from '../../state/session.ts';
 import { Failed, Loading } from '../../ui/Status.tsx';
 import { num, shown } from '../../i18n/format.ts';
+import { $door, doorSummary } from '../../api/door.ts';
 
 type Info = ResponseOf<'SetInfoParam'>;
 
@@ -99,12 +100,15 @@ export const InfoList = ({ rows }: { rows: Row[] }) => (
 
 export function SystemInfo() {
   const { info, busy, failed, load } = useInfo();
+  // The sidebar reads the door as the page opens (where the device has one).
+  const door = useStore($door);
+  const funs = useStore($session)?.funs ?? [];
   useEffect(() => load(), []);
 
   if (!info) return failed ? <Failed message={i18n._('msg.failed')} retry={load} /> : <Loading />;
   return (
     <section className="panel settings" aria-busy={busy}>
-      <InfoList rows={systemRows(info)} />
+      <InfoList rows={door && funs.includes('door') ? [...systemRows(info), [/*i18n*/ 'route.door', doorSummary(door)]] : systemRows(info)} />
       {failed && <p role="alert">{i18n._('msg.failed')}</p>}
       <div className="actions">
         <button type="button" className="button" disabled={busy} onClick={() => load(true)}>

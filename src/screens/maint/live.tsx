@@ -8,13 +8,13 @@ import { i18n } from '@lingui/core';
 import { follow, type Hearing, type LiveEvent } from '../../api/live.ts';
 import { Table } from '../../ui/Table.tsx';
 import { when } from '../../i18n/format.ts';
+import { HEARING } from '../../form/live.ts';
 
 export const LIVE_ROWS = 100;
 
-/** Kind n's name: live.k1 ... live.k5. */
-const KINDS = ['', /*i18n*/ 'live.k1', /*i18n*/ 'live.k2', /*i18n*/ 'live.k3', /*i18n*/ 'live.k4', /*i18n*/ 'live.k5'];
+/** Kind n's name: live.k1 ... live.k6, then an administrator's actions on the door, named as the Door screen's buttons. */
+const KINDS = ['', /*i18n*/ 'live.k1', /*i18n*/ 'live.k2', /*i18n*/ 'live.k3', /*i18n*/ 'live.k4', /*i18n*/ 'live.k5', /*i18n*/ 'live.k6', /*i18n*/ 'door.openNow', /*i18n*/ 'door.remainOpen', /*i18n*/ 'door.remainClosed', /*i18n*/ 'door.normal'];
 const MODES = ['', /*i18n*/ 'basic.im1', /*i18n*/ 'basic.im2', /*i18n*/ 'basic.im3', /*i18n*/ 'basic.im4', /*i18n*/ 'basic.im5', /*i18n*/ 'basic.im6'];
-const HEARING = [/*i18n*/ 'live.lost', /*i18n*/ 'live.on', /*i18n*/ 'live.poll'];
 
 export function LiveEvents() {
   const kept = useRef<LiveEvent[]>([]);
@@ -57,7 +57,7 @@ export function LiveEvents() {
         cols={[
           { head: i18n._('rec.time'), cell: (e) => when(e.Time) },
           // Forced and alarm stand out by a sign and a word, not by colour alone.
-          { head: i18n._(/*i18n*/ 'live.event'), cell: (e) => (e.Kind > 3 ? <b className="bad">⚠ {i18n._(KINDS[e.Kind])}</b> : i18n._(KINDS[e.Kind] ?? '')) },
+          { head: i18n._(/*i18n*/ 'live.event'), cell: (e) => (e.Kind == 4 || e.Kind == 5 ? <b className="bad">⚠ {i18n._(KINDS[e.Kind])}</b> : i18n._(KINDS[e.Kind] ?? '')) },
           { head: i18n._('user.id'), cell: (e) => e.UserID },
           { head: i18n._('user.name'), cell: (e) => e.UserName },
           { head: i18n._('route.identifyMode'), cell: (e) => (MODES[e.Mode] ? i18n._(MODES[e.Mode]) : '') },

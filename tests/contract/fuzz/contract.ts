@@ -82,6 +82,7 @@ export const READ_ONLY = new Set([
   'SetBleDevGroup',
   'SetCertificate', // the certificate served; the first-boot one is made once, at first use
   'test_takephoto', // the camera takes a picture; nothing is stored
+  'SetDoorState',
 ]);
 export const isReadOnly = (name: string) => PAIR_READS.has(name) || READ_ONLY.has(name);
 
