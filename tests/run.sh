@@ -148,10 +148,19 @@ browser_pid=$!
 step "uvu suites" "the console (happy-dom), the contract, the simulated terminal over HTTP, the build, the tools, the house rules (uvu); the bench's own beside them"
 # The bench's own test mostly waits (YMODEM on a paced line, the slow line, a throttled browser):
 # it runs beside the other unit tests, and its output follows theirs.
+# The unit suites in two processes, the build's and the contract's (zopfli, the fuzz: mostly computing)
+# beside the rest: this lane is the longest, and two processes get it two shares of a busy machine.
 bench_log=$(mktemp)
 node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests '^bench/[^/]+\.test\.ts$' >"$bench_log" 2>&1 &
 bench_pid=$!
-uvu tests '^(console|contract|simulator|build|tools|repo)/[^/]+\.test\.tsx?$'
+units_log=$(mktemp)
+node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests '^(build|contract)/[^/]+\.test\.tsx?$' >"$units_log" 2>&1 &
+units_pid=$!
+uvu tests '^(console|simulator|tools|repo)/[^/]+\.test\.tsx?$'
+wait "$units_pid" || status=1
+cat "$units_log"
+mv "$units_log" "$log"
+count_uvu
 wait "$bench_pid" || status=1
 cat "$bench_log"
 mv "$bench_log" "$log"
