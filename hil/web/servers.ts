@@ -9,7 +9,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serverFiles, SERVER_ACCESS_FILE, type ServerKind } from '../../build/servers.ts';
@@ -17,6 +16,7 @@ import { ACCESS_FILES, TLS_FILES, accessFile, accessOf, type Access } from '../.
 import { writeCTable } from '../../build/c-table.ts';
 import type { Simulator } from '../../simulator/server.ts';
 import { testPki } from './pki.ts';
+import { freePort } from '../../board/qemu.ts';
 
 export const FRONT_KINDS = ['lighttpd', 'nginx', 'civetweb'] as const;
 export type FrontKind = (typeof FRONT_KINDS)[number];
@@ -49,16 +49,6 @@ export const PACKAGES: Record<FrontKind, { pkg: string; present: () => boolean }
 
 export const isFrontKind = (s: string): s is FrontKind => (FRONT_KINDS as readonly string[]).includes(s);
 
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
-}
 
 /** A folder the unprivileged server may read (and, for its own state, write). */
 function ownDir(dir: string): void {

@@ -7,12 +7,12 @@
 // and the XDG folders point into a temporary folder removed at the end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VIEWPORT } from '../../hil/browser.ts';
 import type { Engine } from './driver.ts';
 import { ready, WebDriverSession } from './webdriver.ts';
+import { freePort } from '../../board/qemu.ts';
 
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver';
 export const XVFB = '/usr/bin/Xvfb';
@@ -27,17 +27,6 @@ export function miniBrowser(): string {
   return '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 }
 
-/** A free loopback port for the driver (closed again at once; the driver takes it next). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A process in a group of its own, so that ending it ends what it started
