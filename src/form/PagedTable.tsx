@@ -50,7 +50,7 @@ export function PagedTable<T>({ read, query, cols, names, rowKey, empty, label, 
     setData(null);
     select?.onPick([]);
     const [r, named] = await Promise.all([readOrFailure(read, { ...query, Page: page, PageSize: size }), names ? readOrFailure(names) : {}]);
-    if (mine === latest.current) setData(typeof r === 'string' ? r : typeof named === 'string' ? named : { rows: r.List as T[], total: r.Total as number, named });
+    if (mine === latest.current) setData(typeof r === 'string' ? r : typeof named === 'string' ? named : { rows: (r.List as T[] | undefined) ?? [], total: (r.Total as number | undefined) ?? 0, named });
   };
   useEffect(() => void load(), [q, page, size, reload]);
 
