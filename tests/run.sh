@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: typecheck (Preact's and React's types), build (size gate), then three lanes side by
-# side: the unit tests (uvu), the console on real web servers (the tests tagged @smoke shared out
-# among lighttpd, nginx and civetweb over HTTPS), the tests tagged @smoke on a React 19 build and
-# the same steps in Firefox ESR and WebKitGTK;
+# side: the unit tests (uvu), the console on real web servers, the tests tagged @smoke on a React 19
+# build through them over HTTPS (shared out among lighttpd, nginx and civetweb) and the same steps
+# in Firefox ESR and WebKitGTK;
 # beside them the browser tests; beside those the hardware-in-loop tests and the virtual board.
 # Installs the Debian packages the tests need when it can (root with apt),
 # otherwise stops with one line saying what to run. Ends with a table of each
@@ -124,8 +124,10 @@ hil_time=$(mktemp)
   # flashes while the harness's own tests wait on their paced lines, beside them.
   node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/board '\.test\.ts$' >"$board_log" 2>&1 &
   board_pid=$!
-  # The lab test runs a representative part of the browser suite on its two terminals (the whole suite: npm run test:hil).
-  HIL_LAB_GREP='@smoke|@lab' node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' >"$hil_log" 2>&1
+  # The lab test runs a representative part of the browser suite on its two terminals (the whole suite: npm run test:hil):
+  # the tests tagged @smoke of sign-in, the layout, the Host check, the policy (a screen of each menu group), a
+  # settings form kept across the terminal's restart and adding a user; and @lab, one that skips on a device.
+  HIL_LAB_GREP='(auth|layout|host|security|basic|users)\.spec\.ts.*@smoke|@lab' node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' >"$hil_log" 2>&1
   rc=$?
   wait "$board_pid" || rc=1
   echo $((SECONDS - start)) >"$hil_time"
@@ -168,21 +170,22 @@ count_uvu
 
 step "real web servers" "the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits"
 uvu tests/servers '\.test\.ts$'
-# Every served file, the serving rules and the configurations are proven through each server, over
-# HTTP and HTTPS, by the tests above. The browser then goes through them over HTTPS, trusting a CA
-# the run makes (hil/web/pki.ts): the tests tagged @smoke shared out among the three (Playwright's
-# --shard), so each of them passes over TLS once and each server carries a third of the flows.
-# Every @smoke test through every server, over HTTP and HTTPS: npm run test:embed.
-shard=0
-for server in lighttpd nginx civetweb; do
-  shard=$((shard + 1))
-  echo "-- the browser through $server over HTTPS (the tests tagged @smoke, part $shard of 3)"
-  FRONT_SERVER=$server FRONT_TLS=1 playwright --grep @smoke --shard "$shard/3" --output "test-results/$server"
-done
 
-step "React 19 build" "the same source on React 19 (dist-react/$brand): the tests tagged @smoke"
+# Every served file, the serving rules and the configurations are proven through each server, over
+# HTTP and HTTPS, by the tests above. The same source on React 19 then goes through them in the
+# browser over HTTPS, trusting a CA the run makes (hil/web/pki.ts): the tests tagged @smoke shared
+# out among the three (Playwright's --shard), so each of them passes on React 19 and over TLS once,
+# and each server carries a third of the flows. The Preact set in a browser behind a real server:
+# the virtual board's lighttpd (tests/board). Every @smoke test through every server, over HTTP and
+# HTTPS, on the Preact set: npm run test:embed; the whole suite on React 19: npm run test:react.
+step "React 19 through the servers" "the same source on React 19 (dist-react/$brand), through lighttpd, nginx and civetweb over HTTPS: the tests tagged @smoke"
 if npx tsx build.ts --react --brand "$brand" --no-extract --quiet; then
-  SITE_DIR="dist-react/$brand" playwright --grep @smoke --output test-results/react
+  shard=0
+  for server in lighttpd nginx civetweb; do
+    shard=$((shard + 1))
+    echo "-- React 19 through $server over HTTPS (the tests tagged @smoke, part $shard of 3)"
+    SITE_DIR="dist-react/$brand" FRONT_SERVER=$server FRONT_TLS=1 playwright --grep @smoke --shard "$shard/3" --output "test-results/react-$server"
+  done
 else
   status=1
   failed=$((failed + 1))

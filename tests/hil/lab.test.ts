@@ -20,8 +20,9 @@ const ROOT = join(import.meta.dirname, '../..');
 const TERMINALS = ['lab-a', 'lab-b'];
 /**
  * HIL_LAB_GREP: the part of the browser suite the lab runs. npm test runs a
- * representative part (tests/run.sh: the tests tagged @smoke, one screen of
- * each menu group, and @lab, one that skips on a device and says why);
+ * representative part (tests/run.sh: thirteen tests, among them sign-in, one
+ * screen of each menu group, a form kept across a restart, and @lab, one that
+ * skips on a device and says why: one skip in ten tests at least);
  * unset (npm run test:hil), the whole suite.
  */
 const GREP = process.env.HIL_LAB_GREP || '';
