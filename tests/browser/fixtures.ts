@@ -188,10 +188,14 @@ interface AxeResult {
   violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
 }
 
+let axeSource = '';
+const AXE_SOURCE = () => (axeSource ||= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+
 /** axe-core on the page as it is now: serious or critical violations fail the test. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   // Evaluated, not added as a <script>: the console's Content-Security-Policy blocks inline scripts (page.addScriptTag).
-  await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  // Once a document: the console is one page, so a test's later checks find axe there (its source is half a megabyte).
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE());
   const result = (await page.evaluate(() => (window as unknown as { axe: { run: (o: object) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }))) as AxeResult;
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
