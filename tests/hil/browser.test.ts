@@ -1,0 +1,68 @@
+// hil/browser.ts: the Chromium every suite and the bench launch. Started by root, it must not
+// raise its own threads above what it starts with (Chromium as root sets its browser, I/O,
+// compositor and GPU threads to nice -8, and the virtual board and paced lines beside it wait).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chromium } from 'playwright';
+import { CHROMIUM, CHROMIUM_LAUNCH, withoutPriorityBoost } from '../../hil/browser.ts';
+
+const ROOT = process.getuid?.() === 0;
+
+/** The nice value of every thread of `pid` and its descendants (/proc/<pid>/task/<tid>/stat: field 19; the parent: field 4). */
+function niceOfTree(pid: number): number[] {
+  const field = (stat: string, n: number) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[n - 3]);
+  const parent = new Map<number, number>();
+  for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      parent.set(Number(p), field(readFileSync(`/proc/${p}/stat`, 'utf8'), 4));
+    } catch {
+      // A process that ended while it was read.
+    }
+  }
+  const tree = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [p, pp] of parent) if (tree.has(pp) && !tree.has(p)) (tree.add(p), (grew = true));
+  }
+  const nice: number[] = [];
+  for (const p of tree) {
+    try {
+      for (const tid of readdirSync(`/proc/${p}/task`)) nice.push(field(readFileSync(`/proc/${p}/task/${tid}/stat`, 'utf8'), 19));
+    } catch {
+      // As above.
+    }
+  }
+  return nice;
+}
+
+test('the launch goes through setpriv without CAP_SYS_NICE when root has setpriv; otherwise the binary itself', () => {
+  const path = CHROMIUM_LAUNCH.executablePath;
+  if (!ROOT || !existsSync('/usr/bin/setpriv')) {
+    assert.is(path, CHROMIUM);
+    return;
+  }
+  assert.is.not(path, CHROMIUM);
+  assert.match(readFileSync(path, 'utf8'), `exec /usr/bin/setpriv --bounding-set -sys_nice -- '${CHROMIUM}' "$@"`);
+  assert.is(withoutPriorityBoost(CHROMIUM), path, 'the same script each time');
+  assert.match(readFileSync(withoutPriorityBoost("/opt/it's here/chrome"), 'utf8'), `'/opt/it'\\''s here/chrome'`, 'a quote in the path is quoted');
+});
+
+test('Chromium launched as the suites launch it has no thread above the priority it started with', async () => {
+  const server = await chromium.launchServer(CHROMIUM_LAUNCH);
+  try {
+    const browser = await chromium.connect(server.wsEndpoint());
+    const page = await browser.newPage();
+    await page.setContent('<p>a page, so a renderer and its compositor run</p>');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+    const nice = niceOfTree(server.process().pid!);
+    assert.ok(nice.length > 10, `Chromium's threads were found (${nice.length})`);
+    // Not root: Chromium cannot go below nice 0 anyway; root: without CAP_SYS_NICE it cannot either.
+    assert.equal(nice.filter((n) => n < 0), [], 'no thread raised above nice 0');
+    await browser.close();
+  } finally {
+    await server.close();
+  }
+});
+
+test.run();
