@@ -56,7 +56,10 @@ async function device(overrides: ModelOverrides = {}, options: { profile?: strin
     async upgrade(data, token) {
       const form = new FormData();
       form.append('File', new Blob([new Uint8Array(data)], { type: 'application/octet-stream' }), 'fw.bin');
-      const res = await fetch(`${sim.url}/goform/UpdateMachine?_t=1`, { method: 'POST', headers: { 'X-Token': token ?? d.token }, body: form });
+      // A failure says what the network said (a CI run once saw "fetch failed" alone on a 16 MiB package, not seen again).
+      const res = await fetch(`${sim.url}/goform/UpdateMachine?_t=1`, { method: 'POST', headers: { 'X-Token': token ?? d.token }, body: form }).catch((e: Error) => {
+        throw new Error(`UpdateMachine with ${data.length} bytes: ${e.message}: ${String((e.cause as Error | undefined)?.message ?? e.cause)}`);
+      });
       return (await res.json()) as Rec;
     },
     login,
