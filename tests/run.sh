@@ -116,6 +116,7 @@ npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
 # beside print their output at the end. Nothing they assert depends on how busy the machine is
 # (docs/DEVELOPING.md, "Tests").
 hil_log=$(mktemp)
+transfer_log=$(mktemp)
 board_log=$(mktemp)
 hil_time=$(mktemp)
 (
@@ -124,11 +125,15 @@ hil_time=$(mktemp)
   # flashes while the harness's own tests wait on their paced lines, beside them.
   node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/board '\.test\.ts$' >"$board_log" 2>&1 &
   board_pid=$!
+  # YMODEM and ZMODEM with lrzsz on their paced lines, beside the rest of the harness's tests: both mostly wait.
+  node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/hil '^(ymodem|zmodem)\.test\.ts$' >"$transfer_log" 2>&1 &
+  transfer_pid=$!
   # The lab test runs a representative part of the browser suite on its two terminals (the whole suite: npm run test:hil):
   # the tests tagged @smoke of sign-in, the layout, the Host check, the policy (a screen of each menu group), a
   # settings form kept across the terminal's restart and adding a user; and @lab, one that skips on a device.
-  HIL_LAB_GREP='(auth|layout|host|security|basic|users)\.spec\.ts.*@smoke|@lab' node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/hil '\.test\.ts$' >"$hil_log" 2>&1
+  HIL_LAB_GREP='(auth|layout|host|security|basic|users)\.spec\.ts.*@smoke|@lab' node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/hil '^(?!(ymodem|zmodem)\.test)[^/]+\.test\.ts$' >"$hil_log" 2>&1
   rc=$?
+  wait "$transfer_pid" || rc=1
   wait "$board_pid" || rc=1
   echo $((SECONDS - start)) >"$hil_time"
   exit $rc
@@ -206,6 +211,9 @@ step "hardware-in-loop tests: the rest after the other steps" "hardware-in-loop 
 wait "$hil_pid" || status=1
 cat "$hil_log"
 mv "$hil_log" "$log"
+count_uvu
+cat "$transfer_log"
+mv "$transfer_log" "$log"
 count_uvu
 echo
 echo "== the virtual board (QEMU, Debian's kernel, ttyS0, ext4 /data, lighttpd; tests/board)"
