@@ -1,0 +1,130 @@
+// `npm run cpu -- <command ...>`: where a command's CPU time goes, process by process. It runs the
+// command, reads /proc every --every ms (500) for each process the command started, directly or
+// not, and prints, when the command ends: the wall time, the CPU time of all of them, and that CPU
+// time by kind (Chromium by process type, QEMU, Node, Firefox, WebKit, then by program name), and
+// the processes that took the most. A process that ends between two readings loses at most one
+// interval of its time. What npm test's lanes cost was found this way:
+//
+//   npm run cpu -- npm test
+//
+// Linux only (/proc); times in /proc/<pid>/stat are in USER_HZ, 100 a second on Linux.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { argsOrExit, readArgs } from '../build/args.ts';
+
+const USAGE = 'usage: npm run cpu -- [--every MS] -- COMMAND [ARG ...]\nRuns COMMAND and prints where its CPU time went, by kind of process and by process.';
+const USER_HZ = 100;
+
+export interface Sampled {
+  pid: number;
+  command: string;
+  /** CPU seconds (user and system) at the last reading. */
+  cpu: number;
+}
+
+/** The kind a process is counted under: Chromium by its --type, QEMU, Node, the two other engines, else its program's name. */
+export function kindOf(command: string): string {
+  const argv0 = command.split(' ')[0] ?? '';
+  const program = argv0.split('/').pop() ?? '';
+  if (/chrom(e|ium)/.test(program)) return `chromium ${/--type=(\S+)/.exec(command)?.[1] ?? 'browser'}`;
+  if (program.startsWith('qemu-system')) return 'qemu';
+  if (program === 'node' || program === 'npm' || program === 'npx' || program === 'tsx') return 'node';
+  if (/firefox/.test(program)) return 'firefox';
+  if (/WebKit|MiniBrowser/.test(program)) return 'webkit';
+  return program || '?';
+}
+
+/** Reads /proc: every process in the tree under `root` (the ones seen before stay, as their last reading). */
+export class Sampler {
+  readonly seen = new Map<string, Sampled>();
+  private readonly inTree = new Set<number>();
+
+  constructor(root: number) {
+    this.inTree.add(root);
+  }
+
+  read(): void {
+    const found: Array<{ pid: number; ppid: number; key: string; cpu: number }> = [];
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // After the command's name: state, ppid (field 4), ..., utime (14), stime (15), ..., starttime (22).
+        found.push({ pid: Number(name), ppid: Number(f[1]), key: `${name}:${f[19]}`, cpu: (Number(f[11]) + Number(f[12])) / USER_HZ });
+      } catch {
+        // A process that ended while it was read.
+      }
+    }
+    // Parents before children whatever the order /proc lists them in: repeat while the tree grows.
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const p of found) {
+        if (this.inTree.has(p.pid) || !this.inTree.has(p.ppid)) continue;
+        this.inTree.add(p.pid);
+        grew = true;
+      }
+    }
+    for (const p of found) {
+      if (!this.inTree.has(p.pid)) continue;
+      const known = this.seen.get(p.key);
+      if (known) known.cpu = p.cpu;
+      else this.seen.set(p.key, { pid: p.pid, command: commandOf(p.pid), cpu: p.cpu });
+    }
+  }
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+  } catch {
+    return '?';
+  }
+}
+
+/** The report: CPU by kind (seconds, processes), then the `top` processes that took the most. */
+export function report(processes: Sampled[], wallMs: number, top = 12): string {
+  const total = processes.reduce((s, p) => s + p.cpu, 0);
+  const kinds = new Map<string, { cpu: number; n: number }>();
+  for (const p of processes) {
+    const k = kinds.get(kindOf(p.command)) ?? { cpu: 0, n: 0 };
+    k.cpu += p.cpu;
+    k.n += 1;
+    kinds.set(kindOf(p.command), k);
+  }
+  const s = (x: number) => x.toFixed(1).padStart(8);
+  const lines = [
+    `wall ${(wallMs / 1000).toFixed(1)} s; CPU ${total.toFixed(1)} s in ${processes.length} processes (${(total / (wallMs / 1000)).toFixed(2)} cores on average)`,
+    '',
+    'CPU s   processes  kind',
+    ...[...kinds].sort((a, b) => b[1].cpu - a[1].cpu).map(([k, v]) => `${s(v.cpu)} ${String(v.n).padStart(6)}     ${k}`),
+    '',
+    'CPU s   process',
+    ...[...processes].sort((a, b) => b.cpu - a.cpu).slice(0, top).map((p) => `${s(p.cpu)}  ${p.pid} ${p.command.slice(0, 110)}`),
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const end = argv.indexOf('--');
+  const { values } = argsOrExit('cpu', 2, () => readArgs(end < 0 ? argv : argv.slice(0, end), { every: { type: 'string' } }, USAGE));
+  const command = end < 0 ? [] : argv.slice(end + 1);
+  const every = Number(values.every ?? 500);
+  if (!command.length || !(every >= 10)) {
+    console.error(`cpu: ${command.length ? '--every takes milliseconds, 10 or more' : 'no command after --'} (${USAGE.split('\n')[0]})`);
+    return 2;
+  }
+  const started = performance.now();
+  const child = spawn(command[0], command.slice(1), { stdio: 'inherit' });
+  const sampler = new Sampler(child.pid!);
+  const timer = setInterval(() => sampler.read(), every);
+  sampler.read();
+  const status = await new Promise<number>((res) => child.on('exit', (code, signal) => res(code ?? (signal ? 128 : 1))));
+  clearInterval(timer);
+  console.error(`\n== cpu: ${command.join(' ')}\n${report([...sampler.seen.values()], performance.now() - started)}`);
+  return status;
+}
+
+// Run as a program, not when a test imports it.
+if (process.argv[1]?.endsWith('tools/cpu.ts')) process.exitCode = await main();
