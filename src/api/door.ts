@@ -7,18 +7,14 @@
 import { atom } from 'nanostores';
 import { i18n } from '@lingui/core';
 import type { ResponseOf } from '../../contract/index.ts';
-import { requestGoform } from './request.ts';
+import { readOrFailure } from './request.ts';
 
 export type DoorState = ResponseOf<'SetDoorState'>;
 
 export const $door = atom<DoorState | null>(null);
 
 /** Read the door now; resolves with the message of a failure ('' when it was read). */
-export const readDoor = (): Promise<string> =>
-  requestGoform('SetDoorState').then(
-    (r) => (r.retvalue ? '' : ($door.set(r as DoorState), '')),
-    (e: Error) => e.message,
-  );
+export const readDoor = (): Promise<string> => readOrFailure('SetDoorState').then((r) => (typeof r === 'string' ? r : ($door.set(r as DoorState), '')));
 
 /** Mode n's name: normal, then as the actions that set it. */
 export const MODES = [/*i18n*/ 'basic.fp0', /*i18n*/ 'door.remainOpen', /*i18n*/ 'door.remainClosed'];

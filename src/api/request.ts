@@ -70,6 +70,14 @@ export async function requestGoform<N extends ShippedCall>(name: N, params?: Req
   return handleReply(await transport(name, params, options), options.expect) as Reply<N>;
 }
 
+/**
+ * A read whose reply a screen shows: the reply when it succeeded, else the
+ * words for its failure, to show in its place (this layer has already told
+ * the user where SPEC §8 says so).
+ */
+export const readOrFailure = (name: ShippedCall, params?: object): Promise<Record<string, unknown> | string> =>
+  requestGoform(name, params as never).then((r) => (r.retvalue === 0 ? (r as unknown as Record<string, unknown>) : messageFor(r.retvalue as number, r.msg)), (e: Error) => e.message);
+
 /** A call's URL, method, headers and body, as SPEC §7 General says (headers, timestamp, encoding). */
 export function prepare(name: ShippedCall, params: object = {}) {
   const spec = routeOf(name);

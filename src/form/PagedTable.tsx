@@ -9,10 +9,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { i18n } from '@lingui/core';
 import type { ShippedCall } from '../api/shipped.ts';
+import { readOrFailure } from '../api/request.ts';
 import { Table, type Column, type Key, type Selection } from '../ui/Table.tsx';
 import { Failed, Loading } from '../ui/Status.tsx';
 import type { Values } from './validation.ts';
-import { readOrFailure } from './SettingsForm.tsx';
 import { num } from '../i18n/format.ts';
 
 /** Page sizes every paged call takes (its contract's PageSize values). */

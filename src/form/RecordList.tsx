@@ -7,13 +7,14 @@ import { i18n } from '@lingui/core';
 import type { ShippedCall } from '../api/shipped.ts';
 import { rulesOf } from '../api/rules.ts';
 import { MSG_SUCCESS } from '../api/errors.ts';
+import { readOrFailure } from '../api/request.ts';
 import { notify } from '../ui/toast.ts';
 import { confirmAction } from '../ui/confirm.tsx';
 import { Dialog, DialogButtons } from '../ui/Dialog.tsx';
 import { Table } from '../ui/Table.tsx';
 import { bindFields, checkForm, payload, type FieldDef, type Problem, type Values } from './validation.ts';
 import { Control } from './Control.tsx';
-import { readOrFailure, say, send } from './SettingsForm.tsx';
+import { say, send } from './SettingsForm.tsx';
 import { Failed, Loading } from '../ui/Status.tsx';
 
 type Item = Record<string, unknown>;

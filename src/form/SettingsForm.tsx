@@ -8,7 +8,7 @@ import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { i18n } from '@lingui/core';
 import type { ShippedCall } from '../api/shipped.ts';
 import { rulesOf } from '../api/rules.ts';
-import { requestGoform, type GoformError } from '../api/request.ts';
+import { readOrFailure, requestGoform, type GoformError } from '../api/request.ts';
 import { MSG_SUCCESS, messageFor } from '../api/errors.ts';
 import { notify } from '../ui/toast.ts';
 import { confirmAction } from '../ui/confirm.tsx';
@@ -100,14 +100,6 @@ export async function send(call: ShippedCall, body: Values, fields: readonly Bou
   notify('error', message);
   return {};
 }
-
-/**
- * A read whose reply a screen shows: the reply when it succeeded, else the
- * words for its failure, to show in its place (the request layer has already
- * told the user where SPEC §8 says so).
- */
-export const readOrFailure = (name: ShippedCall, params?: object): Promise<Record<string, unknown> | string> =>
-  requestGoform(name, params as never).then((r) => (r.retvalue === 0 ? (r as unknown as Record<string, unknown>) : messageFor(r.retvalue as number, r.msg)), (e: Error) => e.message);
 
 export const say = (p?: Problem) => p && i18n._(p.id, p.values);
 
