@@ -34,6 +34,17 @@ export function kindOf(command: string): string {
   return program || '?';
 }
 
+/** /proc/<pid>/stat's fields after the command's name (which may hold spaces and parentheses): field n of proc(5) is [n - 3]. */
+export const statFields = (stat: string): string[] => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+
+/** Adds to `tree` every process whose parent is in it, repeating while it grows (/proc lists children before parents too). */
+export function growTree(tree: Set<number>, parentOf: ReadonlyMap<number, number>): void {
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parentOf) if (!tree.has(pid) && tree.has(ppid)) (tree.add(pid), (grew = true));
+  }
+}
+
 /** Reads /proc: every process in the tree under `root` (the ones seen before stay, as their last reading). */
 export class Sampler {
   readonly seen = new Map<string, Sampled>();
@@ -48,23 +59,14 @@ export class Sampler {
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
       try {
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        // After the command's name: state, ppid (field 4), ..., utime (14), stime (15), ..., starttime (22).
+        // ppid (field 4), utime (14), stime (15), starttime (22).
+        const f = statFields(readFileSync(`/proc/${name}/stat`, 'utf8'));
         found.push({ pid: Number(name), ppid: Number(f[1]), key: `${name}:${f[19]}`, cpu: (Number(f[11]) + Number(f[12])) / USER_HZ });
       } catch {
         // A process that ended while it was read.
       }
     }
-    // Parents before children whatever the order /proc lists them in: repeat while the tree grows.
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const p of found) {
-        if (this.inTree.has(p.pid) || !this.inTree.has(p.ppid)) continue;
-        this.inTree.add(p.pid);
-        grew = true;
-      }
-    }
+    growTree(this.inTree, new Map(found.map((p) => [p.pid, p.ppid])));
     for (const p of found) {
       if (!this.inTree.has(p.pid)) continue;
       const known = this.seen.get(p.key);
@@ -87,10 +89,11 @@ export function report(processes: Sampled[], wallMs: number, top = 12): string {
   const total = processes.reduce((s, p) => s + p.cpu, 0);
   const kinds = new Map<string, { cpu: number; n: number }>();
   for (const p of processes) {
-    const k = kinds.get(kindOf(p.command)) ?? { cpu: 0, n: 0 };
+    const kind = kindOf(p.command);
+    const k = kinds.get(kind) ?? { cpu: 0, n: 0 };
     k.cpu += p.cpu;
     k.n += 1;
-    kinds.set(kindOf(p.command), k);
+    kinds.set(kind, k);
   }
   const s = (x: number) => x.toFixed(1).padStart(8);
   const lines = [

@@ -6,29 +6,26 @@ import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright';
 import { CHROMIUM, CHROMIUM_LAUNCH, withoutPriorityBoost } from '../../hil/browser.ts';
+import { growTree, statFields } from '../../tools/cpu.ts';
 
 const ROOT = process.getuid?.() === 0;
 
 /** The nice value of every thread of `pid` and its descendants (/proc/<pid>/task/<tid>/stat: field 19; the parent: field 4). */
 function niceOfTree(pid: number): number[] {
-  const field = (stat: string, n: number) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[n - 3]);
-  const parent = new Map<number, number>();
+  const parentOf = new Map<number, number>();
   for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      parent.set(Number(p), field(readFileSync(`/proc/${p}/stat`, 'utf8'), 4));
+      parentOf.set(Number(p), Number(statFields(readFileSync(`/proc/${p}/stat`, 'utf8'))[1]));
     } catch {
       // A process that ended while it was read.
     }
   }
   const tree = new Set([pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [p, pp] of parent) if (tree.has(pp) && !tree.has(p)) (tree.add(p), (grew = true));
-  }
+  growTree(tree, parentOf);
   const nice: number[] = [];
   for (const p of tree) {
     try {
-      for (const tid of readdirSync(`/proc/${p}/task`)) nice.push(field(readFileSync(`/proc/${p}/task/${tid}/stat`, 'utf8'), 19));
+      for (const tid of readdirSync(`/proc/${p}/task`)) nice.push(Number(statFields(readFileSync(`/proc/${p}/task/${tid}/stat`, 'utf8'))[16]));
     } catch {
       // As above.
     }
