@@ -21,7 +21,7 @@ const written = Object.values(SHIPPED).map((f) => join(ROOT, f));
 
 /**
  * Names of the calls the console's source makes: requestGoform('<name>', ...),
- * requestFile, prepare, download and upload('<name>', ...), and definitions
+ * readOrFailure, requestFile, prepare, download and upload('<name>', ...), and definitions
  * (read:, write:, add:, del:, call:, list:, file: '<name>', or the same as JSX
  * props). A name that is not a literal (the form engine's, from its
  * definitions) is not read: its type, ShippedCall, makes it one of those read
@@ -40,7 +40,7 @@ export function callsUsed(dir = join(ROOT, 'src'), checked = false): Set<string>
         // A definition's calls: `write: 'X'` in an object, write="X" as a JSX prop.
         const defs = checked
           ? /\b(?:write|add|call|list)[:=]\s*['"](\w+)['"]|rulesOf\(\s*['"](\w+)['"]/g
-          : /\b(?:read|write|add|del|call|list|file)[:=]\s*['"](\w+)['"]|(?:rulesOf|download|upload|requestGoform|requestFile|prepare)\(\s*['"](\w+)['"]/g;
+          : /\b(?:read|write|add|del|call|list|file)[:=]\s*['"](\w+)['"]|(?:rulesOf|download|upload|requestGoform|readOrFailure|requestFile|prepare)\(\s*['"](\w+)['"]/g;
         for (const m of src.matchAll(defs)) used.add(m[1] ?? m[2]);
       }
     }

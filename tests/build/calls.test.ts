@@ -34,15 +34,15 @@ test('the build stops on a stale or missing file, naming it and the command that
 
 test('the scan: the names a call or a definition gives as a literal; a computed name is left to its type', () => {
   const dir = mkdtempSync(join(tmpdir(), 'calls-'));
-  writeFileSync(join(dir, 'a.ts'), "requestGoform('chklogin', {});\nrequestGoform(\n  'logout');");
-  assert.equal([...callsUsed(dir)].sort(), ['chklogin', 'logout']);
+  writeFileSync(join(dir, 'a.ts'), "requestGoform('chklogin', {});\nrequestGoform(\n  'logout');\nreadOrFailure('SetDoorState');");
+  assert.equal([...callsUsed(dir)].sort(), ['SetDoorState', 'chklogin', 'logout']);
   // Form definitions name their calls; only the writes and adds (and rulesOf) need field constraints in the bundle.
   writeFileSync(join(dir, 'c.tsx'), "const f = { read: 'SetA', write: 'GetA' };\nconst l = { read: 'SetB', add: 'AddB', del: 'DelB' };\nrulesOf('GetC');");
-  assert.equal([...callsUsed(dir)].sort(), ['AddB', 'DelB', 'GetA', 'GetC', 'SetA', 'SetB', 'chklogin', 'logout']);
+  assert.equal([...callsUsed(dir)].sort(), ['AddB', 'DelB', 'GetA', 'GetC', 'SetA', 'SetB', 'SetDoorState', 'chklogin', 'logout']);
   assert.equal([...callsUsed(dir, true)].sort(), ['AddB', 'GetA', 'GetC']);
   // The form engine's names come from its definitions: typed ShippedCall, each is one of the names read above.
   writeFileSync(join(dir, 'b.tsx'), 'requestGoform(name);\nprepare(def.read, {});');
-  assert.equal([...callsUsed(dir)].sort(), ['AddB', 'DelB', 'GetA', 'GetC', 'SetA', 'SetB', 'chklogin', 'logout']);
+  assert.equal([...callsUsed(dir)].sort(), ['AddB', 'DelB', 'GetA', 'GetC', 'SetA', 'SetB', 'SetDoorState', 'chklogin', 'logout']);
 });
 
 test('every call the console makes travels as the contract says (the naming rule and the calls that differ)', () => {
