@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_PREFIX, CACHE_REVALIDATE, HOST_NAMES_MAX, HOST_REFUSED, INDEX, NOTICES, ORIGIN_REFUSED, cacheControl, contentType, cspFor, etagOf } from './serving.ts';
-import { HSTS, KEEP_ALIVE_SECONDS, TLS12_CIPHERS, TLS_SESSION_SECONDS } from './access.ts';
+import { HSTS, KEEP_ALIVE_SECONDS, TLS12_CIPHERS, TLS_RECORD_BYTES, TLS_SESSION_SECONDS } from './access.ts';
 
 export interface TableFile {
   /** Path in the set, without a leading slash (app-4K4OOUAK.js). */
@@ -93,6 +93,9 @@ extern "C" {
  * it instead of paying a new TCP and TLS handshake; and a TLS session may be resumed this long (s). */
 #define CONSOLE_KEEP_ALIVE_MS "${KEEP_ALIVE_SECONDS * 1000}"
 #define CONSOLE_TLS_SESSION_SECONDS ${TLS_SESSION_SECONDS}L
+/* The most plaintext a TLS record carries: a record then fits one TCP segment, and a browser on a
+ * slow line reads each as it arrives instead of waiting for a 16 KB record to come whole. */
+#define CONSOLE_TLS_RECORD_BYTES ${TLS_RECORD_BYTES}L
 
 enum console_cache {
   CONSOLE_CACHE_REVALIDATE = 0, /* index.html and ${NOTICES}: "${cacheControl(INDEX)}" */

@@ -11,7 +11,7 @@
 // own Origin (403 otherwise), by the access file the firmware writes from
 // RestParam (build/access.ts). tests/servers proves both on Debian's packages.
 import { API_PREFIX, CACHE_IMMUTABLE, CACHE_REVALIDATE, CONTENT_TYPES, HASHED_STEM, HOST_REFUSED, INDEX, IP_LITERALS, NOTICES, ORIGIN_REFUSED, securityHeaders } from './serving.ts';
-import { ACCESS_FILES, ACCESS_LUA, ETC_DEFAULT, HSTS, KEEP_ALIVE_SECONDS, REFUSAL_HEADERS, TLS12_CIPHERS, TLS_FILES, TLS_MIN, TLS_SESSION_SECONDS, accessFile, accessLua } from './access.ts';
+import { ACCESS_FILES, ACCESS_LUA, ETC_DEFAULT, HSTS, KEEP_ALIVE_SECONDS, REFUSAL_HEADERS, TLS12_CIPHERS, TLS_FILES, TLS_MIN, TLS_RECORD_BYTES, TLS_SESSION_SECONDS, accessFile, accessLua } from './access.ts';
 import { FIRMWARE_MAX_BYTES } from '../contract/maintenance.ts';
 
 export const SERVERS = ['lighttpd', 'nginx'] as const;
@@ -118,6 +118,8 @@ server.stat-cache-engine = "disable"
 server.max-request-size = ${MAX_BODY_MIB * 1024}
 
 # HTTPS with the device's certificate (docs/EMBEDDING.md, "First boot: the certificate"), TLS 1.2 and up.
+# lighttpd 1.4 has no setting for the size of its TLS records (up to 16 KB, where nginx and the civetweb
+# server send ${TLS_RECORD_BYTES} bytes a record): the browser reads an answer only once all of its record has come.
 $SERVER["socket"] == "${https.host ?? ''}:${https.port}" {
   ssl.engine = "enable"
   ssl.pemfile = "${cert}"
@@ -194,7 +196,9 @@ export function nginxConf(o: ServerOptions): string {
   // certificate. TLS 1.3's resumption keeps a fresh key exchange (psk_dhe_ke), so forward secrecy holds.
   const tls =
     `  ssl_certificate ${cert};\n  ssl_certificate_key ${key};\n  ssl_protocols ${TLS_MIN} TLSv1.3;\n  ssl_ciphers ${TLS12_CIPHERS};\n  ssl_prefer_server_ciphers off;\n` +
-    `  ssl_session_cache shared:console_tls:1m;\n  ssl_session_timeout ${TLS_SESSION_SECONDS}s;`;
+    `  ssl_session_cache shared:console_tls:1m;\n  ssl_session_timeout ${TLS_SESSION_SECONDS}s;\n` +
+    // TLS records a TCP segment long (TLS_RECORD_BYTES): the browser reads the answers as they arrive.
+    `  ssl_buffer_size ${TLS_RECORD_BYTES};`;
   const refusal = (what: { status: number; body: string }, indent: string) =>
     [...REFUSAL_HEADERS.filter(([k]) => k !== 'Content-Type').map(([k, v]) => `add_header ${k} "${v}" always;`), `return ${what.status} ${nginxString(what.body)};`].map((l) => indent + l).join('\n');
   return `${banner(o, 'nginx')}

@@ -351,7 +351,7 @@ static int select_alpn(SSL *ssl, const unsigned char **out, unsigned char *outle
 }
 
 /* The device's certificate and key, from their own files (civetweb's ssl_certificate wants
- * both in one), ALPN, and sessions a returning browser may resume (TLS 1.3 tickets; a second
+ * both in one), ALPN, TLS records a TCP segment long, and sessions a returning browser may resume (TLS 1.3 tickets; a second
  * visit then skips the certificate). civetweb has set TLS 1.2 and up (ssl_protocol_version)
  * before this; 0 lets it go on (ssl_cipher_list). */
 static int init_ssl(void *ssl_ctx, void *user_data) {
@@ -359,6 +359,7 @@ static int init_ssl(void *ssl_ctx, void *user_data) {
   (void)user_data;
   SSL_CTX_set_alpn_select_cb(ctx, select_alpn, NULL);
   SSL_CTX_set_timeout(ctx, CONSOLE_TLS_SESSION_SECONDS);
+  SSL_CTX_set_max_send_fragment(ctx, CONSOLE_TLS_RECORD_BYTES);
   if (SSL_CTX_use_certificate_chain_file(ctx, cert_file) != 1) {
     fprintf(stderr, "cannot use the certificate %s\n", cert_file);
     return -1;

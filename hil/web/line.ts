@@ -54,6 +54,8 @@ export interface LinkConnection {
    * ChangeCipherSpec before it). Absent until it has gone up, and on plain HTTP.
    */
   clientHandshake?: number;
+  /** Over TLS: the length of each record the server sent (as its header gives it), in order; none on plain HTTP. */
+  serverRecords: number[];
 }
 
 /** One arrival at the far side: when (epoch ms, as a page's performance.timeOrigin + now()), which way, bytes on the line. */
@@ -85,23 +87,23 @@ export interface Link {
 }
 
 /**
- * Reads the TLS record headers (type, version, length: 5 bytes) of what a browser sends, across
- * chunks, and calls `done(bytes)` once the first application-data record (type 23) has gone by:
- * with TLS 1.3 that record is the client's Finished. Plain HTTP (a first byte other than a
- * handshake record's 22) is left alone.
+ * Reads the TLS record headers (type, version, length: 5 bytes) of one direction of a connection,
+ * across chunks, and calls `record(type, length, end)` as each header has been read, `end` being
+ * where that record ends in the direction's bytes; it stops reading when `record` returns false.
+ * What does not start with a handshake record (22), plain HTTP, is left alone.
  */
-function clientHandshakeReader(done: (bytes: number) => void): (chunk: Buffer) => void {
+function tlsRecords(record: (type: number, length: number, end: number) => boolean): (chunk: Buffer) => void {
   let seen = 0;
   let header: number[] = [];
   let bodyLeft = 0;
-  let finished = false;
+  let done = false;
   return (chunk) => {
-    if (finished) return;
+    if (done) return;
     if (seen === 0 && chunk[0] !== 22) {
-      finished = true;
+      done = true;
       return;
     }
-    for (let i = 0; i < chunk.length && !finished; ) {
+    for (let i = 0; i < chunk.length && !done; ) {
       if (bodyLeft > 0) {
         const take = Math.min(bodyLeft, chunk.length - i);
         bodyLeft -= take;
@@ -112,10 +114,7 @@ function clientHandshakeReader(done: (bytes: number) => void): (chunk: Buffer) =
         seen++;
         if (header.length < 5) continue;
         bodyLeft = (header[3] << 8) | header[4];
-        if (header[0] === 23) {
-          finished = true;
-          done(seen + bodyLeft);
-        }
+        done = !record(header[0], bodyLeft, seen + bodyLeft);
         header = [];
       }
     }
@@ -197,9 +196,11 @@ export async function startLink(o: LinkOptions): Promise<Link> {
 
   const relay = (client: Socket, port: number) => {
     const id = ++lastId;
-    const connection: LinkConnection = { id, port, openedAt: epoch() };
+    const connection: LinkConnection = { id, port, openedAt: epoch(), serverRecords: [] };
     connections.push(connection);
-    const readHandshake = clientHandshakeReader((bytes) => (connection.clientHandshake = bytes));
+    // With TLS 1.3 the browser's first application-data record (23) is its Finished.
+    const readHandshake = tlsRecords((type, _length, end) => (type === 23 ? ((connection.clientHandshake = end), false) : true));
+    const readServerRecords = tlsRecords((_type, length) => (connection.serverRecords.push(length), true));
     const server = connect({ host: target, port });
     open.add(client);
     open.add(server);
@@ -227,6 +228,7 @@ export async function startLink(o: LinkOptions): Promise<Link> {
     });
     client.on('end', () => (established ? endServer() : (clientEnded = true)));
     server.on('data', (chunk: Buffer) => {
+      readServerRecords(chunk);
       down.send(id, chunk.length, (from, to) => client.writable && client.write(chunk.subarray(from, to)));
     });
     server.on('end', () => down.send(id, 0, () => client.writable && client.end()));
@@ -253,7 +255,7 @@ export async function startLink(o: LinkOptions): Promise<Link> {
 
   return {
     host: LINK_HOST,
-    counts: () => ({ connections: connections.map((c) => ({ ...c })), arrivals: [...arrivals] }),
+    counts: () => ({ connections: connections.map((c) => ({ ...c, serverRecords: [...c.serverRecords] })), arrivals: [...arrivals] }),
     reset() {
       connections = [];
       arrivals = [];

@@ -37,10 +37,12 @@ test('the server files: HTTPS with the device certificate in --etc, the access f
   assert.match(l[2][1], /local ACCESS_FILE = "\/data\/console\/access\.txt"\nlocal HTTPS_PORT = 8443\n/);
   const n = serverFiles('nginx', { ...opts, etc: '/data/console' });
   assert.equal(n.map(([name]) => name), ['nginx-console.conf', 'access-nginx.conf']);
-  // HTTP/2 over TLS on both of nginx's HTTPS servers (issue 31), sessions resumed for an hour, idle connections kept a minute.
+  // HTTP/2 over TLS on both of nginx's HTTPS servers (issue 31), sessions resumed for an hour, small TLS records, idle connections kept a minute.
   assert.match(n[0][1], /listen 80 default_server;\n  listen 443 ssl http2 default_server;/);
   assert.match(n[0][1], /listen 80;\n  listen 443 ssl http2;/);
   assert.match(n[0][1], /ssl_session_timeout 3600s;/);
+  // TLS records a TCP segment long: the browser reads an answer as it arrives (tests/servers/line.test.ts reads them).
+  assert.match(n[0][1], /ssl_buffer_size 1400;/);
   assert.match(l[0][1], /server\.max-keep-alive-idle = 60\n/);
   assert.match(n[0][1], /include \/data\/console\/access-nginx\.conf;/);
   assert.match(n[0][1], /ssl_protocols TLSv1\.2 TLSv1\.3;/);

@@ -11,7 +11,9 @@
 //      (EXPECTED), all to the HTTPS port, and kept open for the next request;
 //   3. the requests before the field is usable: the document and exactly the
 //      login page's files the build names, each once; the signed-in part only
-//      after every one of them has arrived.
+//      after every one of them has arrived;
+//   4. the TLS records the server sent: none longer than TLS_RECORD_BYTES
+//      (build/access.ts) where the server can be told (nginx, civetweb).
 // No duration is asserted: a busy machine changes when things happen, not
 // which connections and files there are. The limits on waits guard against a
 // hang only.
@@ -29,6 +31,7 @@ import { TEST_ADMIN } from '../../hil/admin.ts';
 import { FRONT_KINDS, startFront, type Front, type FrontKind } from '../../hil/web/servers.ts';
 import { startLink, type Link } from '../../hil/web/line.ts';
 import { chromiumHome, testPki } from '../../hil/web/pki.ts';
+import { TLS_RECORD_BYTES } from '../../build/access.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const brand = JSON.parse(readFileSync(join(ROOT, 'brands/index.json'), 'utf8')).default as string;
@@ -59,10 +62,13 @@ const LOGIN = [...new Set([...linked, ...(pageData.brand.logo.startsWith('/') ? 
 // screen texts, and the code chunks the login page does not load (the layout and its screens).
 const SIGNED_IN = SET.filter((f) => f === LAYOUT_CSS || /^text-en-\w+\.js$/.test(f) || (/^c-\w+\.js$/.test(f) && !LOGIN.includes(f)));
 
-/** What each server must show: the protocol, and the most connections the login path opens. */
-const EXPECTED: Record<FrontKind, { protocol: 'h2' | 'http/1.1'; connections: number }> = {
-  lighttpd: { protocol: 'h2', connections: 1 },
-  nginx: { protocol: 'h2', connections: 1 },
+/**
+ * What each server must show: the protocol, the most connections the login path opens, and whether
+ * its TLS records are kept to TLS_RECORD_BYTES (lighttpd 1.4 has no setting for it: up to 16 KB).
+ */
+const EXPECTED: Record<FrontKind, { protocol: 'h2' | 'http/1.1'; connections: number; smallRecords: boolean }> = {
+  lighttpd: { protocol: 'h2', connections: 1, smallRecords: false },
+  nginx: { protocol: 'h2', connections: 1, smallRecords: true },
   // HTTP/1.1 carries one request at a time on a connection: a file asked for while every open
   // connection is busy gets a new one, so the count is the timing's. With the login page as the
   // document and one file (the shared code, asked for once the document is in), Chromium opened
@@ -73,8 +79,10 @@ const EXPECTED: Record<FrontKind, { protocol: 'h2' | 'http/1.1'; connections: nu
   // imports it ends the document's head for that reason (build.test.ts checks it; on the slow
   // line, which hands the document over segment by segment, an earlier <link rel=modulepreload>
   // did open a second connection). With 5 files (earlier builds) it was 3 to 6, mostly 5.
-  civetweb: { protocol: 'http/1.1', connections: 1 },
+  civetweb: { protocol: 'http/1.1', connections: 1, smallRecords: true },
 };
+/** What TLS 1.3 adds to a record's plaintext inside its length: the content type (1 byte) and the AEAD tag (16). */
+const TLS13_RECORD_EXTRA = 17;
 
 /** The moment (epoch ms, the page's clock) the password field is usable: bench/probe.js's rule, inlined. */
 const USABLE = `(() => {
@@ -236,6 +244,17 @@ function serverSuite(kind: FrontKind): void {
       for (const r of requests.filter((x) => SIGNED_IN.includes(x.file))) {
         assert.ok(r.sent >= loginIn, `${r.file} asked for only after the login path's last byte (${list})`);
         assert.is(times(requests, r.file), 1, `${r.file}: once`);
+      }
+
+      // 4. The records the server sent, read from their headers on the line: the whole visit's
+      // answers (the document, the login page's files, the prefetch) in records of at most
+      // TLS_RECORD_BYTES of content, so the browser reads each as it arrives.
+      const records = connections.flatMap((c) => c.serverRecords);
+      const carried = records.reduce((a, b) => a + b, 0);
+      assert.ok(carried > readFileSync(join(SITE, 'index.html.gz')).length, `the server's TLS records were read: ${records.length}, ${carried} bytes`);
+      if (want.smallRecords) {
+        const longest = Math.max(...records);
+        assert.ok(longest <= TLS_RECORD_BYTES + TLS13_RECORD_EXTRA, `the longest record: ${longest} bytes, at most ${TLS_RECORD_BYTES} + ${TLS13_RECORD_EXTRA}`);
       }
     } finally {
       await ctx.close();
