@@ -64,6 +64,8 @@ export interface Visit {
   firstUp: number;
   /** Connections the browser opened before then. */
   connections: number;
+  /** How long the line carried nothing either way before then (lineIdleMs): the two ends' own time. */
+  idleMs: number;
   /** Over TLS: the browser's side of the first connection's handshake on the line (ClientHello to Finished), bytes. */
   clientHandshake: number;
   requests: LineRequest[];
@@ -81,6 +83,7 @@ export interface Measured {
   down: number;
   firstUp: number;
   connections: number;
+  idleMs: number;
   clientHandshake: number;
   all: Visit[];
   result?: Target;
@@ -136,8 +139,30 @@ async function stamps(page: Page, key: 'usable' | 'rowsFrame' | 'click'): Promis
   return page.evaluate((k) => ({ at: performance.timeOrigin + window.__bench[k], origin: performance.timeOrigin }), key);
 }
 
+/**
+ * How long, between `from` and `to` (epoch ms), the line carried nothing in either direction: no
+ * byte being sent, none on its way. Each arrival was on the line from its first bit going out
+ * (bytes x 8 / rate before it left the sender's end, half the round trip before it arrived) to
+ * its arrival. What is left is the ends' own time: the browser verifying a certificate, starting
+ * a page or compiling code, a server answering. That, beside the round trips and the bytes the
+ * floor counts, is what a visit takes.
+ */
+export function lineIdleMs(arrivals: LinkCounts['arrivals'], line: Pick<Line, 'bits' | 'rttMs'>, from: number, to: number): number {
+  const busy = arrivals
+    .map((a) => [a.at - line.rttMs / 2 - (a.bytes * 8 * 1000) / line.bits, a.at] as const)
+    .filter(([start, end]) => end > from && start < to)
+    .sort((a, b) => a[0] - b[0]);
+  let idle = 0;
+  let reached = from;
+  for (const [start, end] of busy) {
+    if (start > reached) idle += start - reached;
+    reached = Math.max(reached, end);
+  }
+  return round(idle + Math.max(0, to - reached));
+}
+
 /** What crossed the line between `from` and `to` (epoch ms). */
-function crossed(c: LinkCounts, from: number, to: number) {
+function crossed(c: LinkCounts, line: Line, from: number, to: number) {
   const inside = c.arrivals.filter((a) => a.at >= from && a.at <= to);
   // The visit's first connection: a bare header down is its SYN-ACK; its first larger arrival down
   // answers its first flight up. (Other connections are not looked at: a context closed before this
@@ -152,6 +177,7 @@ function crossed(c: LinkCounts, from: number, to: number) {
     up: inside.filter((a) => a.up).reduce((n, a) => n + a.bytes, 0),
     down: inside.filter((a) => !a.up).reduce((n, a) => n + a.bytes, 0),
     connections: c.connections.filter((x) => x.openedAt >= from - 1 && x.openedAt <= to).length,
+    idleMs: lineIdleMs(c.arrivals, line, from, to),
   };
 }
 
@@ -165,6 +191,7 @@ function summary(all: Visit[], result?: (m: Measured) => Target): Measured {
     down: median(all.map((v) => v.down)),
     firstUp: median(all.map((v) => v.firstUp)),
     connections: median(all.map((v) => v.connections)),
+    idleMs: round(median(all.map((v) => v.idleMs))),
     clientHandshake: median(all.map((v) => v.clientHandshake)),
     all,
   };
@@ -219,7 +246,7 @@ async function visit(p: Place, ctx: BrowserContext, url: string, rounds: number)
   await p.link.idle();
   const counts = p.link.counts();
   const first = Math.min(origin, ...counts.connections.map((c) => c.openedAt).filter((t) => t >= start));
-  const v = crossed(counts, first, at);
+  const v = crossed(counts, p.line, first, at);
   return { page, ms: round(at - first), floorMs: floorOf(p.line, rounds, v), ...v, requests: [...requests.values()] };
 }
 
@@ -265,7 +292,7 @@ const signInToRows = (p: Place, scheme: Scheme, waitMs: number): Promise<Visit> 
     const { at: click } = await stamps(page, 'click');
     const { at } = await stamps(page, 'rowsFrame');
     await p.link.idle();
-    const v = crossed(p.link.counts(), click, at);
+    const v = crossed(p.link.counts(), p.line, click, at);
     // No floor for this one: its bar is a time (issue 31: 1,000 ms).
     return { ms: round(at - click), floorMs: 0, ...v, requests: [] };
   });

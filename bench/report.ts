@@ -34,8 +34,8 @@ const SECTIONS: { [K in keyof Results['sections']]-?: { title: (s?: Done<K>) => 
     body: (s) => {
       const kb = (b: number) => `${(b / 1000).toFixed(1)} KB`;
       const cold = table(
-        ['server', 'protocol', 'line', 'cold login', 'floor', 'time / floor', 'connections', 'up / down', 'target', 'over HTTP (allowed: a round trip + the handshake)'],
-        ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
+        ['server', 'protocol', 'line', 'cold login', 'floor', 'time / floor', 'line idle', 'connections', 'up / down', 'target', 'over HTTP (allowed: a round trip + the handshake)'],
+        ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
         s.rows.map((r) => [
           r.server,
           `${r.scheme.toUpperCase()} (${r.protocol})`,
@@ -43,6 +43,7 @@ const SECTIONS: { [K in keyof Results['sections']]-?: { title: (s?: Done<K>) => 
           ms(r.cold.ms),
           ms(r.cold.floorMs),
           r.cold.ratio.toFixed(2),
+          ms(r.cold.idleMs),
           r.cold.connections,
           `${kb(r.cold.up)} / ${kb(r.cold.down)}`,
           verdict(r.cold.result),
@@ -65,7 +66,7 @@ const SECTIONS: { [K in keyof Results['sections']]-?: { title: (s?: Done<K>) => 
           r.redirect ? ms(r.redirect.floorMs) : '',
         ]),
       );
-      return `${cold}\n\n${rest}\n\nLine: ${s.model}. Floor: ${s.floor}. Medians of ${s.rows[0]?.cold.runs ?? 0} runs; usable as in the cold login below (the password field on screen, enabled), ms from the navigation's start.`;
+      return `${cold}\n\n${rest}\n\nLine: ${s.model}. Floor: ${s.floor}. Line idle: how long the line carried nothing either way before usable, the two ends' own time (bench/line.ts, lineIdleMs). Medians of ${s.rows[0]?.cold.runs ?? 0} runs; usable as in the cold login below (the password field on screen, enabled), ms from the navigation's start.`;
     },
   },
   coldLogin: {

@@ -86,6 +86,8 @@ test('the slow line: lighttpd over HTTPS on its bytes, h2, one connection, a flo
   assert.is(v.floorMs, Math.round((4 * 300 + ((v.firstUp + v.down) * 8 * 1000) / 256_000) * 10) / 10);
   assert.ok(v.ms >= 4 * 300, `usable ${v.ms} ms, after four round trips`);
   assert.is(v.connections, 1);
+  // The line's idle time (the ends' own) is part of the visit, never more.
+  assert.ok(v.idleMs >= 0 && v.idleMs < v.ms, `line idle ${v.idleMs} of ${v.ms} ms`);
   assert.type(row.cold.result?.pass, 'boolean');
   // The second visit: nothing of the set came again; the redirect costs more than the floor of HTTPS alone.
   assert.equal(row.second.crossed, []);
