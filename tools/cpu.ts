@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { argsOrExit, readArgs } from '../build/args.ts';
 
-const USAGE = 'usage: npm run cpu -- [--every MS] -- COMMAND [ARG ...]\nRuns COMMAND and prints where its CPU time went, by kind of process and by process.';
+const USAGE = 'usage: npm run cpu -- [--every MS] [--] COMMAND [ARG ...]\nRuns COMMAND and prints where its CPU time went, by kind of process and by process.';
 const USER_HZ = 100;
 
 export interface Sampled {
@@ -110,12 +110,16 @@ export function report(processes: Sampled[], wallMs: number, top = 12): string {
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
-  const end = argv.indexOf('--');
-  const { values } = argsOrExit('cpu', 2, () => readArgs(end < 0 ? argv : argv.slice(0, end), { every: { type: 'string' } }, USAGE));
-  const command = end < 0 ? [] : argv.slice(end + 1);
+  // The options come first; the command starts after `--`, or at the first word that is neither an
+  // option nor --every's value (`npm run cpu -- npm test`).
+  const dashes = argv.indexOf('--');
+  const first = argv.findIndex((a, i) => !a.startsWith('-') && argv[i - 1] !== '--every');
+  const end = dashes >= 0 && (first < 0 || dashes < first) ? dashes : first < 0 ? argv.length : first;
+  const { values } = argsOrExit('cpu', 2, () => readArgs(argv.slice(0, end), { every: { type: 'string' } }, USAGE));
+  const command = argv.slice(end + (argv[end] === '--' ? 1 : 0));
   const every = Number(values.every ?? 500);
   if (!command.length || !(every >= 10)) {
-    console.error(`cpu: ${command.length ? '--every takes milliseconds, 10 or more' : 'no command after --'} (${USAGE.split('\n')[0]})`);
+    console.error(`cpu: ${command.length ? '--every takes milliseconds, 10 or more' : 'no command'} (${USAGE.split('\n')[0]})`);
     return 2;
   }
   const started = performance.now();

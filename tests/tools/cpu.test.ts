@@ -45,7 +45,18 @@ test('a command line it cannot take: one line and status 2', () => {
   assert.is(r.status, 2);
   assert.is(r.stderr.trim(), 'cpu: unknown option --bogus (use --every, --help)');
   assert.match(run(['--every', '5', '--', 'true']).stderr, /^cpu: --every takes milliseconds, 10 or more/);
-  assert.match(run([]).stderr, /^cpu: no command after --/);
+  assert.match(run([]).stderr, /^cpu: no command/);
+  assert.match(run(['--every', '100']).stderr, /^cpu: no command/);
+});
+
+test('the command may follow the options without --, as README writes it (npm run cpu -- npm test)', () => {
+  for (const args of [['true'], ['--every', '100', 'true'], ['--every=100', 'true', '--x']]) {
+    const r = run(args);
+    assert.is(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`== cpu: ${args.slice(args.indexOf('true')).join(' ')}\n`), args.join(' '));
+  }
+  // After the command's first word, every word is the command's own, options included.
+  assert.is(run(['false', '--every', '5']).status, 1);
 });
 
 test.run();
