@@ -7,7 +7,7 @@
 // runs on a terminal too (TERMINAL_URL): each test puts back the door's mode
 // and the access settings it found.
 import type { APIRequestContext, Page } from 'playwright/test';
-import { test, expect, openSignedIn, expectAccessible, skipOnTerminal, deviceApi, keepSettings, ADMIN, type Terminal } from './fixtures.ts';
+import { test, expect, openSignedIn, expectAccessible, skipOnTerminal, deviceApi, keepSettings, ADMIN, type Json, type Terminal } from './fixtures.ts';
 
 const PATH = '/AccSetting/door';
 /** A row of the state list: its value, by its label. */
@@ -18,7 +18,12 @@ const OVERRIDES = 'The always-open and always-closed periods do not apply until 
 
 /**
  * The door as the test needs it: a relay that drives the lock, a short relay
- * delay, normal mode. `restore` puts back the mode and the settings it found.
+ * delay, normal mode, and no always-open or always-closed period, which in
+ * normal mode would hold the lock whatever the test does (the factory's
+ * "Office hours" keep it open from 08:00 to 18:00 every day: with them the
+ * tests passed or failed by the time of day). `restore` puts back the
+ * periods (numbered afresh, lowest free first: the same numbers where they
+ * ran 1, 2, ...), the mode and the settings it found.
  */
 async function door(request: APIRequestContext, terminal: Terminal) {
   const api = await deviceApi(request, terminal);
@@ -26,13 +31,23 @@ async function door(request: APIRequestContext, terminal: Terminal) {
   test.skip(state.retvalue === 50101, 'this terminal has no door relay (attendance only)');
   const kept = await keepSettings(request, terminal, 'AccessControl');
   expect((await api.call('GetAccessControl', { ...kept.values[0], RelayMode: 2, RelayDelay: 3 })).retvalue).toBe(0);
+  const periods = new Map<number, Json[]>();
+  for (const Type of [1, 0]) {
+    const list = ((await api.read('SetGroupTime', { Type })).Periods as Json[]).sort((a, b) => Number(a.Num) - Number(b.Num));
+    periods.set(Type, list);
+    if (list.length) expect((await api.call('DelSomeGroup', { Type, Nums: list.map((p) => p.Num).join(',') })).retvalue).toBe(0);
+  }
   const act = async (Action: number) => expect((await api.call('GetDoorAction', { Action })).retvalue).toBe(0);
+  // Normal mode, settled without the periods: the lock follows the test alone.
   await act(0);
   return {
     api,
     act,
     mode: async () => (await api.read('SetDoorState')).Mode,
     async restore() {
+      for (const [Type, list] of periods) {
+        for (const p of list) expect((await api.call('AddGroupTime', { Type, Name: p.Name, Start: p.Start, End: p.End, Cycle: p.Cycle })).retvalue).toBe(0);
+      }
       await act(state.Mode as number);
       await kept.restore();
     },

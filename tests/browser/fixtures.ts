@@ -201,7 +201,7 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const ENVELOPE = new Set(['retvalue', 'msg', 'field', 'reboot']);
 const withoutEnvelope = (r: Json) => Object.fromEntries(Object.entries(r).filter(([k]) => !ENVELOPE.has(k))) as Json;
