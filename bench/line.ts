@@ -23,7 +23,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { CHROMIUM_LAUNCH, VIEWPORT, signIn } from '../hil/browser.ts';
 import { FRONT_KINDS, startFront, type Front, type FrontKind } from '../hil/web/servers.ts';
-import { HEADER_BYTES, LINK_HOST, SEGMENT_BYTES, startLink, type Link, type LinkCounts } from '../hil/web/line.ts';
+import { HEADER_BYTES, LINK_HOST, SEGMENT_BYTES, startLink, type Link, type LinkArrival, type LinkCounts } from '../hil/web/line.ts';
 import { chromiumHome } from '../hil/web/pki.ts';
 import { PROBE } from './browser.ts';
 import { baseName, median, round, sleep, target, type Settings, type Target } from './lib.ts';
@@ -147,7 +147,7 @@ async function stamps(page: Page, key: 'usable' | 'rowsFrame' | 'click'): Promis
  * a page or compiling code, a server answering. That, beside the round trips and the bytes the
  * floor counts, is what a visit takes.
  */
-export function lineIdleMs(arrivals: LinkCounts['arrivals'], line: Pick<Line, 'bits' | 'rttMs'>, from: number, to: number): number {
+export function lineIdleMs(arrivals: readonly LinkArrival[], line: Pick<Line, 'bits' | 'rttMs'>, from: number, to: number): number {
   const busy = arrivals
     .map((a) => [a.at - line.rttMs / 2 - (a.bytes * 8 * 1000) / line.bits, a.at] as const)
     .filter(([start, end]) => end > from && start < to)
