@@ -5,7 +5,8 @@
 // its screens' texts, under one hash.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkLocales, localeProblems, type LocaleRow } from './locales.ts';
 import { annotateAll } from './po-comments.ts';
@@ -44,17 +45,51 @@ function run(cmd: string, args: string[], quiet: boolean): void {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed\n${r.stdout ?? ''}${r.stderr ?? ''}`);
 }
 
-/** Extract and compile the catalogues (SPEC §1: same keys in every locale). */
+/**
+ * Extract and compile the catalogues (SPEC §1: same keys in every locale). Lingui works on a copy
+ * of locales/ in a folder of its own; a file of locales/ is then replaced, by a rename, only where
+ * its bytes changed. So a build never leaves a half-written catalogue for anything reading it
+ * meanwhile (npm test builds in one process while another reads the catalogues), and a build of
+ * unchanged sources writes nothing there.
+ */
 export function prepareCatalogs(extract: boolean, quiet: boolean): void {
   const lingui = join(ROOT, 'node_modules/.bin/lingui');
-  if (extract) {
-    run(lingui, ['extract', '--clean'], quiet);
-    annotateAll(ROOT, allLocales(), readPo);
+  const locales = allLocales();
+  const stage = mkdtempSync(join(tmpdir(), 'catalogues-'));
+  try {
+    for (const l of locales) {
+      mkdirSync(join(stage, 'locales', l), { recursive: true });
+      copyFileSync(join(ROOT, 'locales', l, 'messages.po'), join(stage, 'locales', l, 'messages.po'));
+    }
+    const config = join(stage, 'lingui.config.json');
+    writeFileSync(config, JSON.stringify(stagedConfig(stage)));
+    if (extract) {
+      run(lingui, ['extract', '--clean', '--config', config], quiet);
+      annotateAll(stage, locales, readPo);
+    }
+    const en = readPo(join(stage, 'locales/en/messages.po'));
+    const missing = [...en].filter(([id, s]) => !s || s === id).map(([id]) => id);
+    if (missing.length) throw new Error(`English text missing in locales/en/messages.po for: ${missing.join(', ')}`);
+    run(lingui, ['compile', '--config', config], quiet);
+    for (const l of locales) for (const f of ['messages.po', 'messages.mjs']) replaceIfChanged(join(stage, 'locales', l, f), join(ROOT, 'locales', l, f));
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
   }
-  const en = readPo(join(ROOT, 'locales/en/messages.po'));
-  const missing = [...en].filter(([id, s]) => !s || s === id).map(([id]) => id);
-  if (missing.length) throw new Error(`English text missing in locales/en/messages.po for: ${missing.join(', ')}`);
-  run(lingui, ['compile'], quiet);
+}
+
+/** package.json's Lingui configuration, its catalogues in `stage`: the sources are still read from the repository. */
+function stagedConfig(stage: string): object {
+  const own = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).lingui as { catalogs: Array<{ path: string }> };
+  return { ...own, rootDir: ROOT, catalogs: own.catalogs.map((c) => ({ ...c, path: c.path.replace('<rootDir>', stage) })) };
+}
+
+/** `to` gets `from`'s bytes through a rename (a reader sees the old file or the new one, never a part), and only if they differ. */
+export function replaceIfChanged(from: string, to: string): void {
+  const bytes = readFileSync(from);
+  if (existsSync(to) && readFileSync(to).equals(bytes)) return;
+  const part = `${to}.${process.pid}.part`;
+  writeFileSync(part, bytes);
+  renameSync(part, to);
 }
 
 /**

@@ -148,15 +148,22 @@ export async function exitOf(p: Proc, ms: number, what: string): Promise<number 
   }
 }
 
+/**
+ * How long a helper program (socat) may take to say it has started: a guard against a hang, not a
+ * claim of speed. A clean-clone npm test (load average 15 on two cores) once waited over 5 s for
+ * socat's first line.
+ */
+export const START_GUARD_MS = 30_000;
+
 /** Two linked ptys from socat: bytes written to one come out of the other. */
 export async function ptyPair(scope: Scope, dir: string, tag: string): Promise<{ a: string; b: string }> {
   const a = join(dir, `${tag}a`);
   const b = join(dir, `${tag}b`);
   const p = startProcess(scope, 'socat', ['-d', '-d', `pty,raw,echo=0,link=${a}`, `pty,raw,echo=0,link=${b}`]);
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + START_GUARD_MS;
   while (!/starting data transfer loop/.test(p.stderr())) {
     if (p.proc.exitCode !== null) throw new Error(`socat exited: ${p.stderr()}`);
-    if (Date.now() > deadline) throw new Error(`socat did not start: ${p.stderr()}`);
+    if (Date.now() > deadline) throw new Error(`socat did not start within ${START_GUARD_MS} ms: ${p.stderr()}`);
     await new Promise((r) => setTimeout(r, 10));
   }
   return { a, b };

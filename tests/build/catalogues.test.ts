@@ -2,10 +2,13 @@
 // two modules, evaluated as a browser would, give back exactly its compiled
 // messages, apostrophes and backslashes included (the JSON travels in single
 // quotes, so its own double quotes need no backslash).
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { allLocales } from '../../build/project.ts';
-import { catalogFiles, shortIds, splitCatalog } from '../../build/catalogues.ts';
+import { ROOT, allLocales } from '../../build/project.ts';
+import { catalogFiles, prepareCatalogs, replaceIfChanged, shortIds, splitCatalog } from '../../build/catalogues.ts';
 
 test("each locale's modules give back its compiled messages, quotes and backslashes included", async () => {
   const locales = allLocales();
@@ -26,6 +29,37 @@ test("each locale's modules give back its compiled messages, quotes and backslas
     }
   }
   assert.ok(apostrophes > 0 && backslashes > 0, "some translations have an apostrophe (French's n'a) and a double quote (Thai, Nepali: \\\" in JSON): both escapes are exercised");
+});
+
+
+// npm test builds in one process while another reads the catalogues (tests/console/i18n.test.ts): a CI run
+// once read Vietnamese's messages.po while lingui extract was rewriting it in place, and found none of its texts.
+test('extracting and compiling unchanged sources writes nothing in locales/', () => {
+  const files = allLocales().flatMap((l) => ['messages.po', 'messages.mjs'].map((f) => join(ROOT, 'locales', l, f)));
+  const before = files.map((f) => statSync(f, { bigint: true }));
+  prepareCatalogs(true, true);
+  files.forEach((f, i) => {
+    const after = statSync(f, { bigint: true });
+    assert.ok(after.ino === before[i].ino && after.mtimeNs === before[i].mtimeNs, `${f} was written`);
+  });
+});
+
+test('a changed catalogue replaces the old one by a rename: a reader sees the old bytes or the new, never a part', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'replace-'));
+  try {
+    const [from, to] = [join(dir, 'new'), join(dir, 'messages.po')];
+    writeFileSync(to, 'old');
+    const old = statSync(to, { bigint: true });
+    writeFileSync(from, 'old');
+    replaceIfChanged(from, to);
+    assert.is(statSync(to, { bigint: true }).ino, old.ino, 'the same bytes: the file is left alone');
+    writeFileSync(from, 'new');
+    replaceIfChanged(from, to);
+    assert.is(readFileSync(to, 'utf8'), 'new');
+    assert.is.not(statSync(to, { bigint: true }).ino, old.ino, 'a new file renamed over the old one, not the old one rewritten');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();

@@ -13,7 +13,7 @@ import { startSimulator } from '../../simulator/server.ts';
 import { loadModel } from '../../simulator/model.ts';
 import { startFaultShim, type FaultShimOptions } from '../../hil/fault-shim.ts';
 import { startFront } from '../../hil/web/servers.ts';
-import { ptyPair, serialStream, startProcess, type Scope } from '../../hil/paced-line.ts';
+import { START_GUARD_MS, ptyPair, serialStream, startProcess, type Scope } from '../../hil/paced-line.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
 
 export type ShellKind = 'bash' | 'ash';
@@ -107,7 +107,7 @@ export async function startShellTerminal(scope: Scope, kind: ShellKind, siteDir:
   writeFileSync(join(dir, 'login.sh'), loginScript(kind, paths.tmp, applets), { mode: 0o755 });
   const consolePty = join(dir, 'console');
   const socat = startProcess(scope, 'socat', ['-d', '-d', `PTY,link=${consolePty},raw,echo=0`, `EXEC:/bin/sh ${join(dir, 'login.sh')},pty,setsid,ctty,stderr,sane`]);
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + START_GUARD_MS;
   while (!/starting data transfer loop/.test(socat.stderr())) {
     if (socat.proc.exitCode !== null || Date.now() > deadline) throw new Error(`socat did not start the console: ${socat.stderr()}`);
     await new Promise((r) => setTimeout(r, 10));
