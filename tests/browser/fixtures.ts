@@ -50,7 +50,7 @@ interface Options {
 export const FRONT_TLS = !!process.env.FRONT_TLS && !!process.env.FRONT_SERVER;
 if (FRONT_TLS && !process.env.TERMINAL_URL) process.env.NODE_EXTRA_CA_CERTS = extraCaFile(process.env.NODE_EXTRA_CA_CERTS);
 
-export const test = base.extend<Options & { terminal: Terminal; recordReplies: void; routesEnd: void }>({
+export const test = base.extend<Options & { terminal: Terminal; recordReplies: void; failureScreenshots: void; routesEnd: void }>({
   // Over TLS, Chromium gets a home folder whose NSS database trusts the test CA: nothing is ignored.
   launchOptions: [
     async ({ launchOptions }, use) => use(FRONT_TLS ? { ...launchOptions, env: { ...process.env, ...launchOptions.env, HOME: chromiumHome() } } : launchOptions),
@@ -97,6 +97,24 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
         });
       }
       await use();
+    },
+    { auto: true },
+  ],
+  // A screenshot of every open page when a test has failed, saved as test-failed-N.png in its output folder and
+  // attached (the harness's report shows them). Playwright's own screenshot: 'only-on-failure' draws and encodes
+  // every page of every test as its context closes, in case the test fails later: measured here, about 0.8 s of
+  // CPU a test, a fifth of the suite's (docs/DEVELOPING.md, "Tests"). This one draws only after a failure.
+  failureScreenshots: [
+    async ({ page }, use, testInfo) => {
+      await use();
+      if (testInfo.status === testInfo.expectedStatus) return;
+      const pages = page.context().browser()?.contexts().flatMap((c) => c.pages()) ?? page.context().pages();
+      for (const [i, open] of pages.entries()) {
+        const path = testInfo.outputPath(`test-failed-${i + 1}.png`);
+        // A page that is gone (or hangs) has no screenshot: the failure itself is already reported.
+        const taken = await open.screenshot({ path, timeout: 10_000 }).then(() => true, () => false);
+        if (taken) testInfo.attachments.push({ name: 'screenshot', path, contentType: 'image/png' });
+      }
     },
     { auto: true },
   ],

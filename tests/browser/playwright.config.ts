@@ -8,6 +8,8 @@ import { CHROMIUM_LAUNCH, VIEWPORT } from '../../hil/browser.ts';
 export default defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.ts$/,
+  // checks/: specs that fail on purpose, run only by the tests of the suites' own machinery (tests/hil/browser.test.ts).
+  testIgnore: process.env.FAILURE_SCREENSHOT_CHECK ? [] : ['**/checks/**'],
   // Limits that guard against a hang, not claims of speed: many times what a step takes here,
   // so that a busy machine (other suites, other programs) passes as an idle one does.
   timeout: 60_000,
@@ -26,7 +28,8 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: CHROMIUM_LAUNCH,
     viewport: VIEWPORT,
-    screenshot: 'only-on-failure',
+    // Failures' screenshots are taken by a fixture of fixtures.ts, only after a failure (failureScreenshots).
+    screenshot: 'off',
     trace: 'off',
   },
 });

@@ -3,7 +3,10 @@
 // compositor and GPU threads to nice -8, and the virtual board and paced lines beside it wait).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { chromium } from 'playwright';
 import { CHROMIUM, CHROMIUM_LAUNCH, withoutPriorityBoost } from '../../hil/browser.ts';
 import { growTree, statFields } from '../../tools/cpu.ts';
@@ -59,6 +62,28 @@ test('Chromium launched as the suites launch it has no thread above the priority
     await browser.close();
   } finally {
     await server.close();
+  }
+});
+
+test("a failed browser test leaves a screenshot of its page in its output folder, a passed one none (the suites' fixture)", () => {
+  const out = mkdtempSync(join(tmpdir(), 'failure-screenshot-'));
+  try {
+    const r = spawnSync('npx', ['playwright', 'test', '-c', 'tests/browser/playwright.config.ts', 'checks/', '--output', out, '--reporter=list', '--workers=1'], {
+      cwd: resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, FAILURE_SCREENSHOT_CHECK: '1' },
+      encoding: 'utf8',
+    });
+    const said = r.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    assert.is(r.status, 1, `one test fails on purpose:\n${said}${r.stderr}`);
+    assert.match(said, /1 failed/);
+    assert.match(said, /1 passed/);
+    const pngs = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.png'));
+    assert.equal(pngs.length, 1, `one screenshot: ${pngs.join(', ')}`);
+    assert.match(pngs[0], /fails.*test-failed-1\.png$/);
+    assert.ok(readFileSync(join(out, pngs[0])).subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'a PNG');
+    assert.match(said, /attachment #1: screenshot \(image\/png\)/, 'attached to the result, as the reports list it');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 });
 
