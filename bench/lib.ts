@@ -6,6 +6,8 @@ export interface Settings {
   short: boolean;
   /** The web servers the slow line's section measures (--server; all three unless said). */
   servers?: string[];
+  /** The lines it measures them on, by name (--line; both unless said). */
+  lines?: string[];
   /** Scratch folder of this run (builds, stores); removed at the end. */
   tmp: string;
   /** Progress lines go to stderr, so stdout ends with the table alone. */

@@ -344,7 +344,7 @@ async function measureRow(s: Settings, p: Place, server: FrontKind, scheme: Sche
 /** The set in `siteDir` behind each server, its /goform/ handed to the simulated terminal at `apiHost` (host:port). */
 export async function measureLine(s: Settings, siteDir: string, apiHost: string): Promise<LineSection> {
   const servers = (s.servers ?? (s.short ? ['lighttpd'] : [...FRONT_KINDS])) as FrontKind[];
-  const lines = s.short ? [LINES[0]] : LINES;
+  const lines = s.short ? [LINES[0]] : LINES.filter((l) => !s.lines || s.lines.includes(l.name));
   const browser = await chromium.launch({ ...CHROMIUM_LAUNCH, env: { ...process.env, HOME: chromiumHome() } });
   const rows: LineRow[] = [];
   try {

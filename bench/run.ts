@@ -8,6 +8,7 @@
 //   npm run bench -- --out /tmp/b       write the results elsewhere (default: this folder)
 //   npm run bench -- --only bytes,heap  some sections only (names as in results.json)
 //   npm run bench -- --only line --server nginx    the slow line through some servers only
+//   npm run bench -- --only line --line 256         ... and on some lines only (by kbit/s: 256, 64)
 //
 // A missed target is a measurement, not a failure: the run exits 0 and says
 // which were missed. It exits 1 only when a section could not be measured.
@@ -17,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { measureBytes, type BytesSection } from './sizes.ts';
 import { openLab, type Lab } from './browser.ts';
 import { measureLogin, measureSignIn } from './login.ts';
-import { measureLine } from './line.ts';
+import { LINES, measureLine } from './line.ts';
 import { FRONT_KINDS } from '../hil/web/servers.ts';
 import { measureHeap } from './heap.ts';
 import { measureRender } from './render.ts';
@@ -32,7 +33,7 @@ import type { Results } from './results.ts';
 type Key = keyof Results['sections'];
 const KEYS: Key[] = ['bytes', 'line', 'coldLogin', 'signIn', 'heap', 'render', 'ymodem', 'records', 'simulator'];
 
-const USAGE = `usage: npm run bench -- [--short] [--out DIR] [--only ${KEYS.join(',')}] [--server ${FRONT_KINDS.join(',')}]
+const USAGE = `usage: npm run bench -- [--short] [--out DIR] [--only ${KEYS.join(',')}] [--server ${FRONT_KINDS.join(',')}] [--line ${LINES.map((l) => l.bits / 1000).join(',')}]
 Every measurement in one run, into results.json and results.md; bench/run.ts's header says more.`;
 
 const OPTIONS = {
@@ -40,9 +41,10 @@ const OPTIONS = {
   out: { type: 'string' },
   only: { type: 'string' },
   server: { type: 'string' },
+  line: { type: 'string' },
 } as const;
 
-function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key>; servers?: string[] } {
+function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key>; servers?: string[]; lines?: string[] } {
   const { values } = readArgs(argv, OPTIONS, USAGE);
   const short = values.short ?? false;
   let only = new Set(KEYS);
@@ -55,8 +57,12 @@ function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key
   const servers = values.server?.split(',');
   const bad = (servers ?? []).filter((n) => !(FRONT_KINDS as readonly string[]).includes(n));
   if (bad.length) throw new Error(`unknown server ${bad.join(', ')} (have ${FRONT_KINDS.join(', ')})`);
+  const kbits = values.line?.split(',');
+  const lines = kbits?.map((k) => LINES.find((l) => String(l.bits / 1000) === k)?.name ?? k);
+  const unknown = (lines ?? []).filter((n) => !LINES.some((l) => l.name === n));
+  if (unknown.length) throw new Error(`unknown line ${unknown.join(', ')} (have ${LINES.map((l) => l.bits / 1000).join(', ')}, in kbit/s)`);
   const out = values.out !== undefined ? resolve(values.out) : join(import.meta.dirname, short ? 'short' : '');
-  return { short, out, only, servers };
+  return { short, out, only, servers, lines };
 }
 
 /** Every Target in a section, with where it is, e.g. "coldLogin 256 kbit/s, 300 ms" or "simulator last page". */
@@ -83,7 +89,7 @@ async function main(): Promise<number> {
   const t0 = performance.now();
   const tmp = mkdtempSync(join(tmpdir(), 'console-bench-'));
   const log = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
-  const s: Settings = { short: args.short, tmp, log, servers: args.servers };
+  const s: Settings = { short: args.short, tmp, log, servers: args.servers, lines: args.lines };
   const sections: Results['sections'] = {};
   const run = async <K extends Key>(key: K, fn: () => Promise<NonNullable<Results['sections'][K]>>) => {
     if (!args.only.has(key)) return;

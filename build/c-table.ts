@@ -93,8 +93,9 @@ extern "C" {
  * it instead of paying a new TCP and TLS handshake; and a TLS session may be resumed this long (s). */
 #define CONSOLE_KEEP_ALIVE_MS "${KEEP_ALIVE_SECONDS * 1000}"
 #define CONSOLE_TLS_SESSION_SECONDS ${TLS_SESSION_SECONDS}L
-/* The most plaintext a TLS record carries: a record then fits one TCP segment, and a browser on a
- * slow line reads each as it arrives instead of waiting for a 16 KB record to come whole. */
+/* An answer's first write, its head and the start of its body: over TLS one record that fits one TCP
+ * segment, so a browser on a slow line reads the status and the document's start from the first
+ * segment instead of waiting for a 16 KB record to come whole (console_server.c, serve_file). */
 #define CONSOLE_TLS_RECORD_BYTES ${TLS_RECORD_BYTES}L
 
 enum console_cache {

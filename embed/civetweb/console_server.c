@@ -32,6 +32,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,9 @@ static int redirect_to_https(struct mg_connection *conn, const struct mg_request
 /* hsts: Protocol 1 over HTTPS, the browser is told to keep to HTTPS. */
 static int serve_file(struct mg_connection *conn, const char *method, const struct console_file *f, int hsts) {
   const char *if_none_match = mg_get_header(conn, "If-None-Match");
+  char first[4096];
+  size_t head, body = 0;
+  int n;
 
   if (if_none_match != NULL && strcmp(if_none_match, f->etag) == 0) {
     mg_printf(conn,
@@ -148,24 +152,42 @@ static int serve_file(struct mg_connection *conn, const char *method, const stru
               f->etag, f->cache_control);
     return 304;
   }
-  /* Gzip goes to every client: only the gzip bytes are in flash, and every browser accepts them. */
-  mg_printf(conn,
-            "HTTP/1.1 200 OK\r\n"
-            "Content-Type: %s\r\n"
-            "%s"
-            "Content-Length: %lu\r\n"
-            "ETag: %s\r\n"
-            "Cache-Control: %s\r\n"
-            "Vary: Accept-Encoding\r\n"
-            "X-Content-Type-Options: nosniff\r\n"
-            "X-Frame-Options: DENY\r\n"
-            "Content-Security-Policy: %s\r\n"
-            "%s%s%s"
-            "\r\n",
-            f->content_type, f->gzip ? "Content-Encoding: gzip\r\n" : "", (unsigned long)f->length, f->etag,
-            f->cache_control, CONSOLE_CSP, hsts ? "Strict-Transport-Security: " : "", hsts ? CONSOLE_HSTS : "",
-            hsts ? "\r\n" : "");
-  if (strcmp(method, "HEAD") != 0) mg_write(conn, f->data, f->length);
+  /* Gzip goes to every client: only the gzip bytes are in flash, and every browser accepts them.
+   * Over HTTPS each write is at least one TLS record (22 bytes more on the line), and the browser reads
+   * none of a record before all of it has come. So the head and the body's first bytes go in one write
+   * of at most CONSOLE_TLS_RECORD_BYTES, a TCP segment: the browser has the status and starts on the
+   * document from the answer's first segment. The rest goes in one more write, in records as long as
+   * TLS allows (16 KB): a record a segment long costs 22 bytes a segment, and the browser uses a
+   * script or a stylesheet only whole. */
+  n = snprintf(first, sizeof first,
+               "HTTP/1.1 200 OK\r\n"
+               "Content-Type: %s\r\n"
+               "%s"
+               "Content-Length: %lu\r\n"
+               "ETag: %s\r\n"
+               "Cache-Control: %s\r\n"
+               "Vary: Accept-Encoding\r\n"
+               "X-Content-Type-Options: nosniff\r\n"
+               "X-Frame-Options: DENY\r\n"
+               "Content-Security-Policy: %s\r\n"
+               "%s%s%s"
+               "\r\n",
+               f->content_type, f->gzip ? "Content-Encoding: gzip\r\n" : "", (unsigned long)f->length, f->etag,
+               f->cache_control, CONSOLE_CSP, hsts ? "Strict-Transport-Security: " : "", hsts ? CONSOLE_HSTS : "",
+               hsts ? "\r\n" : "");
+  if (n < 0 || (size_t)n >= sizeof first) { /* the table's headers are a few hundred bytes: cannot happen */
+    mg_printf(conn, "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    return 500;
+  }
+  head = (size_t)n;
+  if (strcmp(method, "HEAD") == 0) {
+    mg_write(conn, first, head);
+    return 200;
+  }
+  if (head < CONSOLE_TLS_RECORD_BYTES) body = f->length < CONSOLE_TLS_RECORD_BYTES - head ? f->length : CONSOLE_TLS_RECORD_BYTES - head;
+  memcpy(first + head, f->data, body);
+  mg_write(conn, first, head + body);
+  if (f->length > body) mg_write(conn, f->data + body, f->length - body);
   return 200;
 }
 
@@ -238,6 +260,39 @@ static int send_request(struct mg_connection *conn, struct mg_connection *api, c
   return 0;
 }
 
+/* An answer's head gathered for one write (over HTTPS one TLS record, not one a line). A line that
+ * does not fit goes out with what came before it; one longer than the buffer goes out on its own. */
+struct head {
+  char text[4096];
+  size_t length;
+};
+
+static void head_add(struct mg_connection *conn, struct head *h, const char *fmt, ...) {
+  va_list ap;
+  char *line;
+  int n = -1;
+  for (int tries = 0; tries < 2; tries++) {
+    va_start(ap, fmt);
+    n = vsnprintf(h->text + h->length, sizeof h->text - h->length, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof h->text - h->length) {
+      h->length += (size_t)n;
+      return;
+    }
+    if (h->length == 0) break;
+    mg_write(conn, h->text, h->length);
+    h->length = 0;
+  }
+  line = malloc((size_t)n + 1);
+  if (line == NULL) return;
+  va_start(ap, fmt);
+  vsnprintf(line, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  mg_write(conn, line, (size_t)n);
+  free(line);
+}
+
 /* Live events (text/event-stream): mg_read waits until it has filled what it was asked for,
  * so an event would wait for the next ones. Read a byte at a time (from civetweb's own buffer,
  * not the socket) and pass each line on as soon as it ends. Stops when either side leaves. */
@@ -268,19 +323,21 @@ static int relay_response(struct mg_connection *conn, struct mg_connection *api,
   const char *ct = mg_get_header(api, "Content-Type");
   int events = ct != NULL && strncasecmp(ct, "text/event-stream", 17) == 0;
   char buf[CHUNK];
+  struct head h = {.length = 0};
   int i, n;
 
-  mg_printf(conn, "HTTP/1.1 %d %s\r\n", status, resp->status_text ? resp->status_text : "");
+  head_add(conn, &h, "HTTP/1.1 %d %s\r\n", status, resp->status_text ? resp->status_text : "");
   for (i = 0; i < resp->num_headers; i++) {
     const char *name = resp->http_headers[i].name;
     if (is_hop_by_hop(name) || (unknown_length && strcasecmp(name, "Content-Length") == 0)) continue;
-    mg_printf(conn, "%s: %s\r\n", name, resp->http_headers[i].value);
+    head_add(conn, &h, "%s: %s\r\n", name, resp->http_headers[i].value);
   }
   if (rechunk)
-    mg_printf(conn, "Transfer-Encoding: chunked\r\n");
+    head_add(conn, &h, "Transfer-Encoding: chunked\r\n");
   else if (unknown_length)
-    mg_printf(conn, "Connection: close\r\n");
-  mg_printf(conn, "\r\n");
+    head_add(conn, &h, "Connection: close\r\n");
+  head_add(conn, &h, "\r\n");
+  mg_write(conn, h.text, h.length);
 
   if (!has_body) return status;
   if (events && rechunk) return relay_events(conn, api);
@@ -359,7 +416,6 @@ static int init_ssl(void *ssl_ctx, void *user_data) {
   (void)user_data;
   SSL_CTX_set_alpn_select_cb(ctx, select_alpn, NULL);
   SSL_CTX_set_timeout(ctx, CONSOLE_TLS_SESSION_SECONDS);
-  SSL_CTX_set_max_send_fragment(ctx, CONSOLE_TLS_RECORD_BYTES);
   if (SSL_CTX_use_certificate_chain_file(ctx, cert_file) != 1) {
     fprintf(stderr, "cannot use the certificate %s\n", cert_file);
     return -1;

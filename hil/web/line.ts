@@ -54,8 +54,19 @@ export interface LinkConnection {
    * ChangeCipherSpec before it). Absent until it has gone up, and on plain HTTP.
    */
   clientHandshake?: number;
-  /** Over TLS: the length of each record the server sent (as its header gives it), in order; none on plain HTTP. */
-  serverRecords: number[];
+  /**
+   * Over TLS: each record either side sent, as its header gives it, in the order the relay read them
+   * (a side's record is read as it leaves that side: an answer's records follow the request's); none on
+   * plain HTTP.
+   */
+  records: TlsRecord[];
+}
+
+/** One TLS record on a connection: which side sent it (`up`: the browser), its type and its length (the header's). */
+export interface TlsRecord {
+  up: boolean;
+  type: number;
+  length: number;
 }
 
 /** One arrival at the far side: when (epoch ms, as a page's performance.timeOrigin + now()), which way, bytes on the line. */
@@ -196,11 +207,13 @@ export async function startLink(o: LinkOptions): Promise<Link> {
 
   const relay = (client: Socket, port: number) => {
     const id = ++lastId;
-    const connection: LinkConnection = { id, port, openedAt: epoch(), serverRecords: [] };
+    const connection: LinkConnection = { id, port, openedAt: epoch(), records: [] };
     connections.push(connection);
     // With TLS 1.3 the browser's first application-data record (23) is its Finished.
     const readHandshake = tlsRecords((type, _length, end) => (type === 23 ? ((connection.clientHandshake = end), false) : true));
-    const readServerRecords = tlsRecords((_type, length) => (connection.serverRecords.push(length), true));
+    const readRecords = (up: boolean) => tlsRecords((type, length) => (connection.records.push({ up, type, length }), true));
+    const readClientRecords = readRecords(true);
+    const readServerRecords = readRecords(false);
     const server = connect({ host: target, port });
     open.add(client);
     open.add(server);
@@ -223,6 +236,7 @@ export async function startLink(o: LinkOptions): Promise<Link> {
     );
     client.on('data', (chunk: Buffer) => {
       readHandshake(chunk);
+      readClientRecords(chunk);
       if (established) toServer(chunk);
       else held.push(chunk);
     });
@@ -255,7 +269,7 @@ export async function startLink(o: LinkOptions): Promise<Link> {
 
   return {
     host: LINK_HOST,
-    counts: () => ({ connections: connections.map((c) => ({ ...c, serverRecords: [...c.serverRecords] })), arrivals: [...arrivals] }),
+    counts: () => ({ connections: connections.map((c) => ({ ...c, records: [...c.records] })), arrivals: [...arrivals] }),
     reset() {
       connections = [];
       arrivals = [];
