@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# `npm test`: typecheck (Preact's and React's types), build (size gate), then four lanes side by
-# side: the unit tests (uvu); the console on real web servers, then the tests tagged @smoke on a
-# React 19 build through them over HTTPS (shared out among lighttpd, nginx and civetweb), then the
-# same steps in Firefox ESR and WebKitGTK; the browser tests; the hardware-in-loop tests and the
-# virtual board.
+# `npm test`: typecheck (Preact's and React's types), build (size gate), then three lanes side by
+# side: the unit tests (uvu), the console on real web servers, the tests tagged @smoke on a React 19
+# build through them over HTTPS (shared out among lighttpd, nginx and civetweb) and the same steps
+# in Firefox ESR and WebKitGTK;
+# beside them the browser tests; beside those the hardware-in-loop tests and the virtual board.
 # Installs the Debian packages the tests need when it can (root with apt),
 # otherwise stops with one line saying what to run. Ends with a table of each
 # step's wall-clock seconds and the line 'N passed, N failed'.
@@ -103,11 +103,16 @@ count_playwright() {
   failed=$((failed + ${f:-0}))
 }
 status=0
-# uvu <folder> <pattern>: run, show, count.
+# uvu <folder> <pattern> / playwright [args]: run, show, count.
 uvu() {
   node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js "$@" 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
   count_uvu
+}
+playwright() {
+  npx playwright test -c tests/browser/playwright.config.ts "$@" 2>&1 | tee "$log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  count_playwright
 }
 
 step "typecheck" "typecheck (Preact's and React's types)"
@@ -117,13 +122,11 @@ brand="$(node -p "require('./brands/index.json').default")"
 step "build" "build (default brand, all locales; fails over the size budget)"
 npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
 
-# Four lanes side by side: the hardware-in-loop tests (they mostly wait: lines paced like a UART,
+# Three lanes side by side: the hardware-in-loop tests (they mostly wait: lines paced like a UART,
 # restarts, one browser per terminal) with the virtual board beside them; the browser tests (each
-# mostly waits on its page and its terminal); the real web servers, React 19 through them and the
-# other engines; and, in front, the unit suites. The CPU sets npm test's time, so every step starts
-# as soon as it can: a step run after another leaves a core idle when the others end first. The
-# lanes beside print their output at the end. Nothing they assert depends on how busy the machine
-# is (docs/DEVELOPING.md, "Tests").
+# mostly waits on its page and its terminal); and, in front, the steps that mostly compute. The lanes
+# beside print their output at the end. Nothing they assert depends on how busy the machine is
+# (docs/DEVELOPING.md, "Tests").
 hil_log=$(mktemp)
 transfer_log=$(mktemp)
 board_log=$(mktemp)
@@ -161,41 +164,6 @@ browser_time=$(mktemp)
 ) &
 browser_pid=$!
 
-# Beside the unit suites, a fourth lane: the console on real web servers, then the same source on
-# React 19 through them, then the two other engines. Every served file, the serving rules and the
-# configurations are proven through each server, over HTTP and HTTPS, by the servers' tests. The
-# React 19 build then goes through them in the browser over HTTPS, trusting a CA the run makes
-# (hil/web/pki.ts): the tests tagged @smoke shared out among the three (Playwright's --shard), so
-# each of them passes on React 19 and over TLS once, and each server carries a third of the flows.
-# The Preact set in a browser behind a real server: the virtual board's lighttpd (tests/board). Every
-# @smoke test through every server, over HTTP and HTTPS, on the Preact set: npm run test:embed; the
-# whole suite on React 19: npm run test:react. Each run's output goes to a file of its own, shown and
-# counted in order once the lane has ended (.uvu: a uvu run, .pw: a Playwright run, .failed: a step
-# that could not run).
-servers_out=$(mktemp -d)
-servers_time=$(mktemp)
-(
-  start=$SECONDS
-  rc=0
-  node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/servers '\.test\.ts$' >"$servers_out/1.uvu" 2>&1 || rc=1
-  if npx tsx build.ts --react --brand "$brand" --no-extract --quiet >"$servers_out/2.log" 2>&1; then
-    shard=0
-    for server in lighttpd nginx civetweb; do
-      shard=$((shard + 1))
-      { echo "-- React 19 through $server over HTTPS (the tests tagged @smoke, part $shard of 3)"
-        SITE_DIR="dist-react/$brand" FRONT_SERVER=$server FRONT_TLS=1 npx playwright test -c tests/browser/playwright.config.ts --grep @smoke --shard "$shard/3" --output "test-results/react-$server"
-      } >"$servers_out/3-$shard.pw" 2>&1 || rc=1
-    done
-  else
-    echo "the React 19 build failed (above)" >"$servers_out/2.failed"
-    rc=1
-  fi
-  node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/engines '\.test\.ts$' >"$servers_out/4.uvu" 2>&1 || rc=1
-  echo $((SECONDS - start)) >"$servers_time"
-  exit $rc
-) &
-servers_pid=$!
-
 step "uvu suites" "the console (happy-dom), the contract, the simulated terminal over HTTP, the build, the tools, the house rules (uvu); the bench's own beside them"
 # The bench's own test mostly waits (YMODEM on a paced line, the slow line, a throttled browser):
 # it runs beside the other unit tests, and its output follows theirs.
@@ -217,20 +185,31 @@ cat "$bench_log"
 mv "$bench_log" "$log"
 count_uvu
 
-step "real web servers, React 19 through them, Firefox and WebKit: the rest" "the console on real web servers (lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits); the same source on React 19 (dist-react/$brand) through lighttpd, nginx and civetweb over HTTPS, the tests tagged @smoke; the same steps in Firefox ESR and WebKitGTK (tests/engines), every script drawn with a real font: run beside the unit suites"
-wait "$servers_pid" || status=1
-for f in "$servers_out"/*; do
-  cat "$f"
-  case "$f" in
-    *.uvu) mv "$f" "$log"; count_uvu ;;
-    *.pw) mv "$f" "$log"; count_playwright ;;
-    *.failed) failed=$((failed + 1)) ;;
-  esac
-done
-rm -rf "$servers_out"
-end_step
-times+=("  (servers, React 19, Firefox and WebKit, from their start beside the unit suites)|$(cat "$servers_time")")
+step "real web servers" "the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits"
+uvu tests/servers '\.test\.ts$'
 
+# Every served file, the serving rules and the configurations are proven through each server, over
+# HTTP and HTTPS, by the tests above. The same source on React 19 then goes through them in the
+# browser over HTTPS, trusting a CA the run makes (hil/web/pki.ts): the tests tagged @smoke shared
+# out among the three (Playwright's --shard), so each of them passes on React 19 and over TLS once,
+# and each server carries a third of the flows. The Preact set in a browser behind a real server:
+# the virtual board's lighttpd (tests/board). Every @smoke test through every server, over HTTP and
+# HTTPS, on the Preact set: npm run test:embed; the whole suite on React 19: npm run test:react.
+step "React 19 through the servers" "the same source on React 19 (dist-react/$brand), through lighttpd, nginx and civetweb over HTTPS: the tests tagged @smoke"
+if npx tsx build.ts --react --brand "$brand" --no-extract --quiet; then
+  shard=0
+  for server in lighttpd nginx civetweb; do
+    shard=$((shard + 1))
+    echo "-- React 19 through $server over HTTPS (the tests tagged @smoke, part $shard of 3)"
+    SITE_DIR="dist-react/$brand" FRONT_SERVER=$server FRONT_TLS=1 playwright --grep @smoke --shard "$shard/3" --output "test-results/react-$server"
+  done
+else
+  status=1
+  failed=$((failed + 1))
+fi
+
+step "Firefox and WebKit" "the same steps as the tests tagged @smoke in Firefox ESR and WebKitGTK (tests/engines), and every script drawn with a real font"
+uvu tests/engines '\.test\.ts$'
 
 step "browser tests: the rest after the steps above" "browser tests (Playwright + $CHROMIUM against the simulated terminal, every spec), run beside the steps above"
 wait "$browser_pid" || status=1
