@@ -102,8 +102,8 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
   ],
   // A screenshot of every open page when a test has failed, saved as test-failed-N.png in its output folder and
   // attached (the harness's report shows them). Playwright's own screenshot: 'only-on-failure' draws and encodes
-  // every page of every test as its context closes, in case the test fails later: measured here, about 0.8 s of
-  // CPU a test, a fifth of the suite's (docs/DEVELOPING.md, "Tests"). This one draws only after a failure.
+  // every page of every test as its context closes, in case the test fails later: the suite took 8 % more CPU
+  // with it (docs/DEVELOPING.md, "Tests"). This one draws only after a failure.
   failureScreenshots: [
     async ({ page }, use, testInfo) => {
       await use();
