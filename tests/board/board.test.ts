@@ -69,6 +69,16 @@ let serial: Serial;
 let bootMs = 0;
 
 test.before(async () => {
+  try {
+    await startTheBoard();
+  } catch (e) {
+    // uvu marks every test of the suite failed when its before hook throws, without saying why: say it.
+    console.error(`board: the board did not start: ${(e as Error).stack ?? e}`);
+    throw e;
+  }
+});
+
+async function startTheBoard(): Promise<void> {
   dir = mkdtempSync(join(tmpdir(), 'board-test-'));
   // As `npm run hil -- --board` starts it: the build (made when missing), a fresh /data, the simulated API activated as the suites expect;
   // with ttyS0 on a pty as well, for ser2net to serve as a lab's serial server serves an adapter.
@@ -76,7 +86,7 @@ test.before(async () => {
   ({ sim, board, files, bootMs } = terminal);
   console.log(`board: ${files.kernelPkg} on QEMU (${board.accel.toUpperCase()}) booted to the login prompt on ttyS0 in ${(bootMs / 1000).toFixed(1)} s`);
   serial = new Serial(await openTcpLink(board.serialUrl));
-});
+}
 
 test.after(async () => {
   await serial?.link.close();
