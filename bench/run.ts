@@ -58,9 +58,9 @@ function parseArgs(argv: string[]): { short: boolean; out: string; only: Set<Key
   const bad = (servers ?? []).filter((n) => !(FRONT_KINDS as readonly string[]).includes(n));
   if (bad.length) throw new Error(`unknown server ${bad.join(', ')} (have ${FRONT_KINDS.join(', ')})`);
   const kbits = values.line?.split(',');
-  const lines = kbits?.map((k) => LINES.find((l) => String(l.bits / 1000) === k)?.name ?? k);
-  const unknown = (lines ?? []).filter((n) => !LINES.some((l) => l.name === n));
+  const unknown = (kbits ?? []).filter((k) => !LINES.some((l) => String(l.bits / 1000) === k));
   if (unknown.length) throw new Error(`unknown line ${unknown.join(', ')} (have ${LINES.map((l) => l.bits / 1000).join(', ')}, in kbit/s)`);
+  const lines = kbits && LINES.filter((l) => kbits.includes(String(l.bits / 1000))).map((l) => l.name);
   const out = values.out !== undefined ? resolve(values.out) : join(import.meta.dirname, short ? 'short' : '');
   return { short, out, only, servers, lines };
 }

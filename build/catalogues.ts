@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { checkLocales, localeProblems, type LocaleRow } from './locales.ts';
 import { annotateAll } from './po-comments.ts';
 import { readPo } from './po.ts';
-import { ROOT, allLocales } from './project.ts';
+import { LINGUI, ROOT, allLocales } from './project.ts';
 
 export interface Catalogues {
   /** One row per locale (build/locales.ts), for the table after the build. */
@@ -79,8 +79,7 @@ export function prepareCatalogs(extract: boolean, quiet: boolean): void {
 
 /** package.json's Lingui configuration, its catalogues in `stage`: the sources are still read from the repository. */
 function stagedConfig(stage: string): object {
-  const own = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).lingui as { catalogs: Array<{ path: string }> };
-  return { ...own, rootDir: ROOT, catalogs: own.catalogs.map((c) => ({ ...c, path: c.path.replace('<rootDir>', stage) })) };
+  return { ...LINGUI, rootDir: ROOT, catalogs: LINGUI.catalogs.map((c) => ({ ...c, path: c.path.replace('<rootDir>', stage) })) };
 }
 
 /** `to` gets `from`'s bytes through a rename (a reader sees the old file or the new one, never a part), and only if they differ. */

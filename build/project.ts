@@ -27,6 +27,9 @@ export function allLocales(): string[] {
   return pkg.lingui.locales as string[];
 }
 
+/** package.json's Lingui configuration, as read once here. */
+export const LINGUI: { catalogs: Array<{ path: string }> } & Record<string, unknown> = pkg.lingui;
+
 /** The brands and locales a build makes: all unless named, known ones only, English always (SPEC §1). */
 export function targets(options: { brands?: string[]; locales?: string[] }): { brands: string[]; locales: string[] } {
   const brands = options.brands?.length ? options.brands : allBrands();

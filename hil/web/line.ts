@@ -210,8 +210,12 @@ export async function startLink(o: LinkOptions): Promise<Link> {
     const connection: LinkConnection = { id, port, openedAt: epoch(), records: [] };
     connections.push(connection);
     // With TLS 1.3 the browser's first application-data record (23) is its Finished.
-    const readHandshake = tlsRecords((type, _length, end) => (type === 23 ? ((connection.clientHandshake = end), false) : true));
-    const readRecords = (up: boolean) => tlsRecords((type, length) => (connection.records.push({ up, type, length }), true));
+    const readRecords = (up: boolean) =>
+      tlsRecords((type, length, end) => {
+        connection.records.push({ up, type, length });
+        if (up && type === 23) connection.clientHandshake ??= end;
+        return true;
+      });
     const readClientRecords = readRecords(true);
     const readServerRecords = readRecords(false);
     const server = connect({ host: target, port });
@@ -235,7 +239,6 @@ export async function startLink(o: LinkOptions): Promise<Link> {
       }),
     );
     client.on('data', (chunk: Buffer) => {
-      readHandshake(chunk);
       readClientRecords(chunk);
       if (established) toServer(chunk);
       else held.push(chunk);
