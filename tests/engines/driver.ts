@@ -184,8 +184,12 @@ export class Driver {
     return this.run(() => ({ dir: document.documentElement.dir, lang: document.documentElement.lang }));
   }
 
-  /** The first element `selector` matches: its box on the page. */
-  box(selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
+  /**
+   * The first element `selector` matches: its box on the page, once there is one. The document's
+   * language and direction are set before the console draws its shell: a check of them passes first.
+   */
+  async box(selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
+    await this.until(`an element ${selector}`, (s: string) => document.querySelector(s) !== null, selector);
     return this.run((s: string) => {
       const r = document.querySelector(s)!.getBoundingClientRect();
       return { x: r.x, y: r.y, width: r.width, height: r.height };

@@ -81,7 +81,7 @@ export class WebDriverSession {
    */
   async evaluate(expression: string): Promise<unknown> {
     const script = `const done = arguments[arguments.length - 1];
-Promise.resolve().then(() => ${expression}).then((value) => done({ value }), (e) => done({ error: String((e && e.stack) || e) }));`;
+Promise.resolve().then(() => ${expression}).then((value) => done({ value }), (e) => done({ error: e instanceof Error ? e.name + ': ' + e.message + '\\n' + e.stack : String(e) }));`;
     const r = (await this.cmd('POST', '/execute/async', { script, args: [] })) as { value?: unknown; error?: string };
     if (r.error !== undefined) throw new Error(`in the page: ${r.error}`);
     return r.value;
