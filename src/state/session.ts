@@ -4,11 +4,8 @@
 // back, SPEC §5). Below the request layer: it imports nothing of src/api/.
 import { atom } from 'nanostores';
 import { readCookie, removeCookie, writeCookie } from './cookies.ts';
+import { FUNS_COOKIE, NAME_KEY, TOKEN_COOKIE } from './keys.ts';
 
-export const TOKEN_COOKIE = 'Admin-Token';
-/** The function list's cookie: SPEC §9 names it, so the name stays. */
-export const FUNS_COOKIE = 'sever-role';
-export const NAME_KEY = 'console.user';
 /** Where a forced logout leaves its reason for the sign-in page, across the reload. */
 const NOTICE = 'console.notice';
 

@@ -13,6 +13,7 @@ import { chromiumHome, extraCaFile } from '../../hil/web/pki.ts';
 import { signIn } from '../../hil/browser.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
 import { callGoform } from '../support/goform.ts';
+import { FUNS_COOKIE, NAME_KEY, TOKEN_COOKIE } from '../../src/state/keys.ts';
 
 // The sign-in through the login form is the harness's, the bench's too; the specs take it from here with the rest.
 export { signIn };
@@ -139,6 +140,10 @@ export const skipOnTerminal = (reason: string) => test.skip(ON_TERMINAL, reason)
 
 type Reply = Record<string, unknown>;
 
+/** The edits narrowReplies made to each call's replies for a page: openSignedIn's sign-in goes through them too. */
+const replyEdits = new WeakMap<Page, Map<CallName, (reply: Reply) => Reply>>();
+const editsOf = (page: Page) => replyEdits.get(page) ?? replyEdits.set(page, new Map()).get(page)!;
+
 /**
  * The console sees `call`'s replies changed by `edit` (the browser rewrites
  * them; the terminal is untouched). For what a bench terminal cannot be made
@@ -146,6 +151,8 @@ type Reply = Record<string, unknown>;
  * device setting that hides a menu. On the simulator and on a device alike.
  */
 export async function narrowReplies(page: Page, call: CallName, edit: (reply: Reply) => Reply): Promise<void> {
+  const before = editsOf(page).get(call);
+  editsOf(page).set(call, before ? (r) => edit(before(r)) : edit);
   await page.route(new RegExp(`/goform/${call}(\\?|$)`), async (route) => {
     const res = await route.fetch();
     const reply = (await res.json()) as Reply;
@@ -194,11 +201,27 @@ export async function restartAndSignIn(page: Page, terminal: Terminal): Promise<
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
 }
 
-/** Open the console signed in (via the login form) at `path`. */
+/**
+ * Open the console signed in at `path`: the administrator signs in through the device's API (chklogin, as
+ * narrowReplies has the console see it), the session goes where the console keeps one (its cookies and the
+ * name in local storage, src/state/keys.ts), then the page loads. The sign-in form is the subject of the
+ * tests that sign in with signIn (auth.spec.ts, activation.spec.ts and more); here it would cost every test
+ * a page and a form first (0.4 s of CPU a test, docs/DEVELOPING.md, "Tests").
+ */
 export async function openSignedIn(page: Page, path = '/'): Promise<void> {
+  // The page's own request context: the test's terminal as its base, the context's cookies.
+  const res = await page.request.post('/goform/chklogin', { data: { username: ADMIN.username, password: ADMIN.password } });
+  const edit = editsOf(page).get('chklogin') ?? ((r: Reply) => r);
+  const reply = edit((await res.json()) as Reply);
+  if (reply.retvalue !== 0 || typeof reply.token !== 'string' || reply.activate) throw new Error(`openSignedIn: chklogin answered ${JSON.stringify(reply)}`);
+  const origin = new URL(res.url()).origin;
+  const cookie = (name: string, value: string) => ({ name, value: encodeURIComponent(value), url: origin, sameSite: 'Strict' as const, secure: origin.startsWith('https:') });
+  await page.context().addCookies([cookie(TOKEN_COOKIE, reply.token), cookie(FUNS_COOKIE, JSON.stringify(Array.isArray(reply.funs) ? reply.funs : []))]);
+  const name = typeof reply.name === 'string' && reply.name ? reply.name : ADMIN.username;
+  await page.context().addInitScript(([key, value]) => {
+    if (localStorage.getItem(key) === null) localStorage.setItem(key, value);
+  }, [NAME_KEY, name]);
   await page.goto(path);
-  await expect(page).toHaveURL(/\/login/);
-  await signIn(page);
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
 }
 
@@ -214,7 +237,11 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   // Evaluated, not added as a <script>: the console's Content-Security-Policy blocks inline scripts (page.addScriptTag).
   // Once a document: the console is one page, so a test's later checks find axe there (its source is half a megabyte).
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE());
-  const result = (await page.evaluate(() => (window as unknown as { axe: { run: (o: object) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }))) as AxeResult;
+  // Only what is judged comes back: axe's whole result (every rule's passes and descriptions) would cross to Node each time.
+  const result = (await page.evaluate(async () => {
+    const all = (await (window as unknown as { axe: { run: (o: object) => Promise<AxeResult> } }).axe.run({ resultTypes: ['violations'] })).violations;
+    return { violations: all.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })) };
+  })) as AxeResult;
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright/test';
 import { readPo } from '../../build/po.ts';
 import { MENU, STANDALONE, allowedBy } from '../../src/routing/routes.ts';
+import { FUNS_COOKIE } from '../../src/state/keys.ts';
 import { test, expect, openSignedIn } from './fixtures.ts';
 
-// The function-list cookie (src/state/session.ts, which reads cookies as it loads: not for Node).
-const FUNS_COOKIE = 'sever-role';
 // Evaluated, not added as a <script>: the console's Content-Security-Policy blocks inline scripts.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PROBE = join(import.meta.dirname, '../../bench/probe.js');

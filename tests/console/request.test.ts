@@ -7,7 +7,8 @@ import { requestGoform, GoformError, parseBody, LOGOUT_DELAY_MS } from '../../sr
 import { HEADERS, REQUEST_TIMEOUT_MS, TIMESTAMP_PARAM } from '../../contract/index.ts';
 import { messageFor, MESSAGES } from '../../src/api/errors.ts';
 import { i18n } from '@lingui/core';
-import { $session, $superLogin, page, signIn, TOKEN_COOKIE } from '../../src/state/session.ts';
+import { $session, $superLogin, page, signIn } from '../../src/state/session.ts';
+import { TOKEN_COOKIE } from '../../src/state/keys.ts';
 import { $toasts } from '../../src/ui/toast.ts';
 import { LANGUAGE_KEY } from '../../src/i18n/locale.ts';
 import { readCookie } from '../../src/state/cookies.ts';

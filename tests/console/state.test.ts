@@ -2,7 +2,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { captureTimers } from '../support/helpers.ts';
-import { $session, FUNS_COOKIE, NAME_KEY, TOKEN_COOKIE, clearSession, forceLogout, page, setFuns, signIn } from '../../src/state/session.ts';
+import { $session, clearSession, forceLogout, page, setFuns, signIn } from '../../src/state/session.ts';
+import { FUNS_COOKIE, NAME_KEY, TOKEN_COOKIE } from '../../src/state/keys.ts';
 import { readCookie, writeCookie } from '../../src/state/cookies.ts';
 import { $drawerOpen, $mobile, $sidebarOpen, SIDEBAR_COOKIE, navigated, toggleSidebar } from '../../src/state/ui.ts';
 import { FUN_REFRESH_MS, FUN_REFRESH_TIMES, startFunsRefresh } from '../../src/api/funs.ts';
