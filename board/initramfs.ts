@@ -108,7 +108,9 @@ start() {
   lighttpd -f "$CONF" -m /usr/lib/lighttpd >>/tmp/lighttpd.log 2>&1 || { echo "S80httpd: lighttpd did not start:"; tail -n 5 /tmp/lighttpd.log; return 1; }
 }
 stop() {
-  killall lighttpd 2>/dev/null
+  # SIGINT: a graceful stop. lighttpd closes its ports at once and finishes the answers under way (the
+  # answer to the RestartMachine that made the firmware stop it, among them), then ends.
+  killall -INT lighttpd 2>/dev/null
   n=0
   while pidof lighttpd >/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
   pidof lighttpd >/dev/null && killall -9 lighttpd

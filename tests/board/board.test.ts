@@ -305,14 +305,16 @@ test('--rollback on the board: /data/www goes back to the release before, every 
 // One reboot (a whole boot under TCG, the board's costliest step): the terminal's own
 // restart, which reboots the board through its init script as `reboot` on its shell would.
 test('RestartMachine restarts the board as a terminal restarts (/etc/init.d/S70firmware): the web server goes at once, the board reboots once the API answers again, then serves the same release from the /data it kept', async () => {
+  // Each request's step in its error: Node says only "socket hang up" of a connection closed without an answer.
+  const step = <T,>(what: string, p: Promise<T>) => p.catch((e: Error) => Promise.reject(new Error(`${what}: ${e.message}`)));
   await prompt();
   const before = (await serial.run(`readlink ${BOARD_LAYOUT.www}`)).out.trim();
-  const served = (await raw(`${board.url}/`)).body;
+  const served = (await step('index.html before the restart', raw(`${board.url}/`))).body;
   const next = board.nextLogin(180_000);
   // Awaited below; if an assertion before that fails, the suite's end stops QEMU and this rejects:
   // handled here, so uvu reports that assertion instead of the process ending on an unhandled rejection.
   next.catch(() => undefined);
-  const restart = await raw(`${board.url}/goform/RestartMachine`, { headers: { 'X-Token': await token() } });
+  const restart = await step('RestartMachine', raw(`${board.url}/goform/RestartMachine`, { headers: { 'X-Token': await step('the sign-in before it', token()) } }));
   assert.is(JSON.parse(restart.body.toString()).retvalue, 0);
   // The simulated API restarts (it stops answering); the board's web side follows it down.
   // A guard against a hang, as long as the reboot's: under TCG beside the other suites the guest's
@@ -328,10 +330,10 @@ test('RestartMachine restarts the board as a terminal restarts (/etc/init.d/S70f
   console.log(`board: rebooted to the login prompt in ${(ms / 1000).toFixed(1)} s`);
   assert.is(sim.restarting, null, 'the board came back after the API did');
   assert.match(board.output().slice(-20_000), /S70firmware: the device restarts/);
-  const after = await raw(`${board.url}/`);
+  const after = await step('index.html after the reboot', raw(`${board.url}/`));
   assert.is(after.status, 200, 'served again after the reboot');
   assert.equal(after.body, served, 'the same index.html.gz, from the same release');
-  const again = await chklogin();
+  const again = await step('the sign-in after the reboot', chklogin());
   assert.is(JSON.parse(again.body.toString()).retvalue, 0, 'and the API answers through it');
   await serial.link.settle(300, 3000);
   await serial.login(files.profile.user, files.profile.password);
