@@ -1,6 +1,6 @@
 // Sign-in, route guard, logout, 404 (SPEC §2, §4, §5).
 import { FUN_REFRESH_MS, FUN_REFRESH_TIMES } from '../../contract/index.ts';
-import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, withoutFunctions, ON_TERMINAL, RESTART_MS, keepSettings, deviceApi } from './fixtures.ts';
+import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, withoutFunctions, ON_TERMINAL, RESTART_MS, keepSettings, deviceApi, shownBeforeReload } from './fixtures.ts';
 
 
 test('sign in: required fields, wrong password, then the right one', { tag: '@smoke' }, async ({ page }) => {
@@ -149,8 +149,9 @@ test('a token the device no longer knows signs out with "Token Failed" (10002)',
   await page.waitForLoadState('networkidle'); // the layout's own first calls are done
   await terminal.restart(); // the device forgets its sessions
   const reloaded = page.waitForEvent('load');
+  const told = shownBeforeReload(page, 'Token Failed', '[role=status]');
   await page.getByRole('button', { name: 'Device information' }).click();
-  await expect(page.getByRole('status').getByText('Token Failed')).toBeVisible();
+  await told;
   await expect(page).toHaveURL(/\/login\?redirect=%2FbasicSetting%2Fdevice/);
   // After the reload the sign-in page still says why (before it, the same words were on the page being replaced).
   await reloaded;

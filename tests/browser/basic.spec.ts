@@ -19,6 +19,7 @@ import {
   narrowReplies,
   skipOnTerminal,
   untilBack,
+  shownBeforeReload,
   ON_TERMINAL,
   RESTART_MS,
 } from './fixtures.ts';
@@ -175,8 +176,9 @@ test('display: a new device language asks first, then the device restarts and th
     // below waits for that reload, or it may sign in on the page being replaced (found on a busy machine: the
     // reload then found a session on /login and went to the user list, not back to this screen).
     const reloaded = page.waitForEvent('load', { timeout: RESTARTING });
+    const told = shownBeforeReload(page, 'The device and web page will restart');
     await dialog.getByRole('button', { name: 'OK' }).click();
-    await expect(page.getByText('The device and web page will restart')).toBeVisible();
+    await told;
     await reloaded;
     await expect(page).toHaveURL(/\/login/);
     // The terminal restarts with its new language: signing in again once it is back.

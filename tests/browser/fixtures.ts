@@ -225,6 +225,19 @@ export async function openSignedIn(page: Page, path = '/'): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
 }
 
+/**
+ * Resolves once `text` shows in an element `within` matches, looked for by the page itself at every frame it
+ * draws. For a notice the console shows for a second before it reloads the page (SPEC §8: a restart, a refused
+ * token), which the test's own polls can miss on a busy machine. Start it before the action that shows it.
+ */
+export function shownBeforeReload(page: Page, text: string, within = 'body'): Promise<unknown> {
+  return page.waitForFunction(
+    (o) => [...document.querySelectorAll<HTMLElement>(o.within)].some((e) => e.innerText.includes(o.text)),
+    { text, within },
+    { polling: 'raf', timeout: 60_000 },
+  );
+}
+
 interface AxeResult {
   violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
 }
