@@ -206,7 +206,7 @@ export async function restartAndSignIn(page: Page, terminal: Terminal): Promise<
  * narrowReplies has the console see it), the session goes where the console keeps one (its cookies and the
  * name in local storage, src/state/keys.ts), then the page loads. The sign-in form is the subject of the
  * tests that sign in with signIn (auth.spec.ts, activation.spec.ts and more); here it would cost every test
- * a page and a form first (0.4 s of CPU a test, docs/DEVELOPING.md, "Tests").
+ * a page and a form first (0.25 s of CPU a test, measured alone; docs/DEVELOPING.md, "Tests").
  */
 export async function openSignedIn(page: Page, path = '/'): Promise<void> {
   // The page's own request context: the test's terminal as its base, the context's cookies.
