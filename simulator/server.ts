@@ -6,6 +6,7 @@
 // the calls themselves are api.ts and areas/.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { GOFORM_PREFIX } from '../contract/index.ts';
+import { KEEP_ALIVE_SECONDS } from '../build/access.ts';
 import { hostAllowed, originAllowed, HOST_REFUSED, ORIGIN_REFUSED } from '../build/serving.ts';
 import { seedState } from './api.ts';
 import { deviceTime } from './clock.ts';
@@ -125,6 +126,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       else res.destroy();
     }
   });
+  // An idle connection is kept as long as the real servers keep one (a minute), not Node's 5 s: a client
+  // whose process was busy for longer reused a connection the terminal closed at that moment (a reset no
+  // real server gives). A restart or close() still drops every connection at once (Power).
+  server.keepAliveTimeout = KEEP_ALIVE_SECONDS * 1000;
   const power = new Power(server, {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,

@@ -257,7 +257,7 @@ up('every refusal, in the contract\'s order, changes nothing', async () => {
 
 up('too large: 10101, for a file just over the limit and a body far over it', async () => {
   // Every package is made before the simulated terminal starts: making a 16 MiB one blocks this process, the
-  // terminal's too, and a block longer than its keep-alive (Node's 5 s, on a busy machine) closed an idle
+  // terminal's too, and a block longer than its keep-alive (then Node's 5 s, now a minute) closed an idle
   // connection just as the next upload was written on it (ECONNRESET in a clean-clone npm test).
   const over = Buffer.alloc(FIRMWARE_MAX_BYTES + 1);
   const farOver = Buffer.alloc(FIRMWARE_MAX_BYTES + (1 << 20));

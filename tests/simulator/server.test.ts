@@ -16,6 +16,7 @@ import { Store, writeFileAtomic } from '../../simulator/store.ts';
 import { CALLS } from '../../contract/index.ts';
 import { callSimulator } from '../support/helpers.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
+import { KEEP_ALIVE_SECONDS } from '../../build/access.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sim-'));
 
@@ -272,6 +273,13 @@ web('hashed assets are cached immutable; index.html is not cached', async () => 
   const html = await raw('/');
   assert.is(html.headers['cache-control'], 'no-cache');
   assert.is(gunzipSync(html.body).toString(), '<!doctype html><p>console</p>');
+});
+
+web('an idle connection is kept a minute, as the real servers keep one (KEEP_ALIVE_SECONDS), not Node\'s 5 s', async () => {
+  const r = await raw('/', { Connection: 'keep-alive' });
+  assert.is(r.headers.connection, 'keep-alive');
+  assert.is(r.headers['keep-alive'], `timeout=${KEEP_ALIVE_SECONDS}`);
+  assert.is(KEEP_ALIVE_SECONDS, 60);
 });
 
 web('unknown non-API paths get index.html; path tricks reach nothing else', async () => {
