@@ -5,7 +5,7 @@
 // The values come from the device's API, the changes are ones from what it
 // has, and what a test changes (settings, periods, work groups) is put back.
 import type { APIRequestContext, Page } from 'playwright/test';
-import { test, expect, openSignedIn, restartAndSignIn, expectAccessible, deviceApi, readDevice, other, keepSettings, ON_TERMINAL, RESTART_MS, type Terminal } from './fixtures.ts';
+import { test, expect, openSignedIn, sessionToken, restartAndSignIn, expectAccessible, deviceApi, readDevice, other, keepSettings, ON_TERMINAL, RESTART_MS, type Terminal } from './fixtures.ts';
 
 type Rec = Record<string, unknown>;
 type Api = Awaited<ReturnType<typeof deviceApi>>;
@@ -443,8 +443,8 @@ test('requests that bypass the screens with bad values get an error and change n
   const nums = [before.open[0]?.Num, lowestFree(new Set(before.open.map((p) => p.Num as number)))].filter(Boolean).join(',');
   await openSignedIn(page, '/AccSetting/zoneSetting');
   await expect(page.getByLabel('Time 1')).toHaveValue(String(before.group1.Time1));
-  const replies = await page.evaluate(async (nums) => {
-    const token = document.cookie.match(/Admin-Token=([^;]+)/)![1];
+  const token = await sessionToken(page);
+  const replies = await page.evaluate(async ([nums, token]) => {
     const post = async (path: string, body: string, type: string) =>
       (await fetch(`/goform/${path}`, { method: 'POST', headers: { 'Content-Type': type, 'X-Token': token }, body })).json();
     const json = 'application/json';
@@ -458,7 +458,7 @@ test('requests that bypass the screens with bad values get an error and change n
       await post('DelSomeGroup', `Type=1&Nums=${nums}`, form),
       await post('GetUniversalGroup', 'Name=+++&TimeGroup=1', form),
     ];
-  }, nums);
+  }, [nums, token] as const);
   expect(replies).toEqual([
     { retvalue: 10005, msg: 'err.10005', field: 'Time1' },
     { retvalue: 10005, msg: 'err.10005', field: 'GroupNum' },

@@ -1,6 +1,7 @@
 // Sign-in, route guard, logout, 404 (SPEC §2, §4, §5).
 import { FUN_REFRESH_MS, FUN_REFRESH_TIMES } from '../../contract/index.ts';
-import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, withoutFunctions, ON_TERMINAL, RESTART_MS, keepSettings, deviceApi, shownBeforeReload } from './fixtures.ts';
+import { test, expect, ADMIN, signIn, openSignedIn, expectAccessible, withoutFunctions, ON_TERMINAL, RESTART_MS, keepSettings, deviceApi, shownBeforeReload, sessionToken } from './fixtures.ts';
+import { TOKEN_COOKIE } from '../../src/state/keys.ts';
 
 
 test('sign in: required fields, wrong password, then the right one', { tag: '@smoke' }, async ({ page }) => {
@@ -22,6 +23,7 @@ test('sign in: required fields, wrong password, then the right one', { tag: '@sm
   await signIn(page);
   await expect(page).toHaveURL(/\/user\/userList$/);
   await expect(page.getByRole('button', { name: ADMIN.username })).toBeVisible();
+  // The cookies' names are SPEC §3's and §9's, written out here (the other tests take them from src/state/keys.ts).
   const cookies = await page.context().cookies();
   expect(cookies.find((c) => c.name === 'Admin-Token')?.value).toMatch(/\w{8,}/);
   // Over HTTPS the session cookies never travel in clear (Secure); over HTTP a browser would drop a Secure cookie.
@@ -85,7 +87,7 @@ test('a device without a user menu: signed in, /login goes to /network', async (
 
 test('logout asks "Are you Sure?", and ends the session', async ({ page, terminal }) => {
   await openSignedIn(page, '/network/ethernet');
-  const token = (await page.context().cookies()).find((c) => c.name === 'Admin-Token')!.value;
+  const token = await sessionToken(page);
   const tokenWorks = async () => ((await (await page.request.get(`${terminal.url}/goform/GetDeviceFunList`, { headers: { 'X-Token': token } })).json()) as { retvalue: number }).retvalue;
   expect(await tokenWorks()).toBe(0);
   await page.getByRole('button', { name: ADMIN.username }).click();
@@ -100,7 +102,7 @@ test('logout asks "Are you Sure?", and ends the session', async ({ page, termina
   await page.getByRole('menuitem', { name: 'Log out' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click();
   await expect(page).toHaveURL(/\/login$/);
-  expect((await page.context().cookies()).find((c) => c.name === 'Admin-Token')).toBeUndefined();
+  expect((await page.context().cookies()).find((c) => c.name === TOKEN_COOKIE)).toBeUndefined();
   // The device ended the session too: its token is refused now.
   expect(await tokenWorks()).toBe(10002);
   await page.goto('/network/ethernet');

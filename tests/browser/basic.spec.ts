@@ -20,6 +20,7 @@ import {
   skipOnTerminal,
   untilBack,
   shownBeforeReload,
+  sessionToken,
   ON_TERMINAL,
   RESTART_MS,
 } from './fixtures.ts';
@@ -58,14 +59,14 @@ async function saved(page: Page): Promise<void> {
 }
 
 /** POST a write straight to the device, as a script would (no form). */
-function post(page: Page, call: string, body: unknown) {
+async function post(page: Page, call: string, body: unknown) {
+  const token = await sessionToken(page);
   return page.evaluate(
-    async ([call, body]) => {
-      const token = document.cookie.match(/Admin-Token=([^;]+)/)![1];
+    async ([call, body, token]) => {
       const r = await fetch(`/goform/${call}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': token }, body: JSON.stringify(body) });
       return r.json();
     },
-    [call, body] as const,
+    [call, body, token] as const,
   );
 }
 
@@ -170,7 +171,7 @@ test('display: a new device language asks first, then the device restarts and th
     expect((await readDevice(request, terminal, 'SetTimeParam')).Language).toBe(display.Language);
     await expect(language).toHaveValue(next!); // what was typed stays
 
-    const token = (await page.context().cookies()).find((c) => c.name === 'Admin-Token')!.value;
+    const token = await sessionToken(page);
     await save(page).click();
     // The console signs out and reloads the page a second after the reply's reboot flag (SPEC §8): the sign-in
     // below waits for that reload, or it may sign in on the page being replaced (found on a busy machine: the

@@ -225,6 +225,13 @@ export async function openSignedIn(page: Page, path = '/'): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
 }
 
+/** The session's token, from the cookie the console keeps it in (TOKEN_COOKIE): for calls a test makes itself. */
+export async function sessionToken(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === TOKEN_COOKIE);
+  if (!cookie) throw new Error(`sessionToken: no ${TOKEN_COOKIE} cookie, the page is not signed in`);
+  return decodeURIComponent(cookie.value);
+}
+
 /**
  * Resolves once `text` shows in an element `within` matches, looked for by the page itself at every frame it
  * draws. For a notice the console shows for a second before it reloads the page (SPEC §8: a restart, a refused
@@ -242,14 +249,15 @@ interface AxeResult {
   violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
 }
 
-let axeSource = '';
-const AXE_SOURCE = () => (axeSource ||= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+let axeText = '';
+/** axe-core's source, read once a worker, to evaluate in a page: not added as a <script>, which the console's Content-Security-Policy blocks. */
+export const axeSource = () => (axeText ||= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
 
 /** axe-core on the page as it is now: serious or critical violations fail the test. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   // Evaluated, not added as a <script>: the console's Content-Security-Policy blocks inline scripts (page.addScriptTag).
   // Once a document: the console is one page, so a test's later checks find axe there (its source is half a megabyte).
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE());
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource());
   // Only what is judged comes back: axe's whole result (every rule's passes and descriptions) would cross to Node each time.
   const result = (await page.evaluate(async () => {
     const all = (await (window as unknown as { axe: { run: (o: object) => Promise<AxeResult> } }).axe.run({ resultTypes: ['violations'] })).violations;

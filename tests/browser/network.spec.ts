@@ -13,7 +13,7 @@
 // known Wi-Fi network and pairing with a Bluetooth device, which need them in
 // range, skip there.
 import type { APIRequestContext, Page } from 'playwright/test';
-import { test, expect, openSignedIn, signIn, restartAndSignIn, expectAccessible, skipOnTerminal, deviceApi, readDevice, other, narrowReplies, ON_TERMINAL, RESTART_MS, type Terminal } from './fixtures.ts';
+import { test, expect, openSignedIn, sessionToken, signIn, restartAndSignIn, expectAccessible, skipOnTerminal, deviceApi, readDevice, other, narrowReplies, ON_TERMINAL, RESTART_MS, type Terminal } from './fixtures.ts';
 import type { CallName } from '../../contract/index.ts';
 import { SCAN_FAILED } from '../../contract/codes.ts';
 
@@ -538,14 +538,14 @@ test('requests that bypass the network forms with bad values change nothing', as
   expect(before.paired.map((d) => d.Address)).not.toContain(nobody);
   await openSignedIn(page, '/network/ethernet');
   await expect(page.getByLabel(before.eth.IpMode === 1 ? 'DHCP' : 'Static')).toBeChecked();
+  const token = await sessionToken(page);
   const post = (path: string, body: object) =>
     page.evaluate(
-      async ([path, body]) => {
-        const token = document.cookie.match(/Admin-Token=([^;]+)/)![1];
+      async ([path, body, token]) => {
         const r = await fetch(`/goform/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': token }, body: JSON.stringify(body) });
         return r.json();
       },
-      [path, body] as const,
+      [path, body, token] as const,
     );
   // Each with the device's own values but one bad field.
   expect(await post('GetEthernetParam', { ...before.eth, Mask: '255.0.255.0' })).toEqual({ retvalue: 10005, msg: 'err.10005', field: 'Mask' });

@@ -5,17 +5,13 @@
 // viewport. It only navigates and reads, so it runs against a real terminal
 // too (TERMINAL_URL); routes the device's function list leaves out are
 // skipped there.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright/test';
 import { readPo } from '../../build/po.ts';
 import { MENU, STANDALONE, allowedBy } from '../../src/routing/routes.ts';
 import { FUNS_COOKIE } from '../../src/state/keys.ts';
-import { test, expect, openSignedIn } from './fixtures.ts';
+import { test, expect, openSignedIn, axeSource } from './fixtures.ts';
 
-// Evaluated, not added as a <script>: the console's Content-Security-Policy blocks inline scripts.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PROBE = join(import.meta.dirname, '../../bench/probe.js');
 const en = readPo(join(import.meta.dirname, '../../locales/en/messages.po'));
 
@@ -107,14 +103,14 @@ async function walk(page: Page, width: number, check: (r: Walked) => Promise<str
   await page.addInitScript({ path: PROBE });
   await page.goto('/login');
   await expect(page.getByLabel('User name')).toBeVisible();
-  await page.evaluate(AXE);
+  await page.evaluate(axeSource());
   const problems = await check({ path: '/login', title: en.get('login.route')!, inLayout: false });
   await page.setViewportSize(desktop);
   await openSignedIn(page);
   await page.setViewportSize(size);
   // Phone mode at 850 px or less (SPEC §2): the sidebar a closed drawer.
   if (width <= 850) await expect(page.locator('body')).toHaveClass(/\bmobile\b/);
-  await page.evaluate(AXE);
+  await page.evaluate(axeSource());
   const routes = await routesOf(page);
   expect(routes.length).toBeGreaterThan(STANDALONE.length);
   for (const r of routes) {

@@ -6,7 +6,7 @@
 // terminal, where other sessions (earlier tests, people) may be listed too:
 // there the console is shown only the two of this test (narrowReplies).
 import type { APIRequestContext, Browser, Page } from 'playwright/test';
-import { test, expect, ADMIN, openSignedIn, expectAccessible, narrowReplies, shownTime, type Terminal } from './fixtures.ts';
+import { test, expect, ADMIN, openSignedIn, expectAccessible, narrowReplies, shownTime, sessionToken, type Terminal } from './fixtures.ts';
 
 type Entry = { Id: string; User: string; Address: string; Since: string; LastActive: string; Current: number };
 
@@ -16,7 +16,7 @@ async function otherBrowser(browser: Browser, request: APIRequestContext, termin
   const context = await browser.newContext({ baseURL: terminal.url, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await openSignedIn(page, '/basicSetting/device');
-  const token = (await context.cookies()).find((c) => c.name === 'Admin-Token')!.value;
+  const token = await sessionToken(page);
   const r = await (await request.get(`${terminal.url}/goform/SetSessionList`, { headers: { 'X-Token': token } })).json();
   expect(r.retvalue, JSON.stringify(r)).toBe(0);
   const session = (r.List as Entry[]).find((s) => s.Current === 1)!;

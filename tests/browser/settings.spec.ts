@@ -2,7 +2,7 @@
 // invalid value with the right message, saves a valid change, and the change
 // is there after a reload and after the device restarts. What a test changes
 // on the terminal is read first through the API and put back at the end.
-import { test, expect, openSignedIn, restartAndSignIn, expectAccessible, deviceApi, keepSettings, ON_TERMINAL, RESTART_MS } from './fixtures.ts';
+import { test, expect, openSignedIn, sessionToken, restartAndSignIn, expectAccessible, deviceApi, keepSettings, ON_TERMINAL, RESTART_MS } from './fixtures.ts';
 
 test('attendance: load, reject out-of-range values, save, keep across reload and restart', async ({ page, request, terminal }) => {
   test.setTimeout(ON_TERMINAL ? 60_000 + 2 * RESTART_MS : 60_000);
@@ -54,11 +54,11 @@ test('a request that bypasses the form with an out-of-range value changes nothin
   expect(before.retvalue).toBe(0);
   await openSignedIn(page, '/basicSetting/attendance');
   await expect(page.getByLabel('Duplicate punch range')).toHaveValue(String(before.RepeatTime));
-  const reply = await page.evaluate(async () => {
-    const token = document.cookie.match(/Admin-Token=([^;]+)/)![1];
+  const token = await sessionToken(page);
+  const reply = await page.evaluate(async (token) => {
     const r = await fetch('/goform/GetKaoqinParam', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Token': token }, body: JSON.stringify({ RepeatTime: 999, AlarmLogs: 10 }) });
     return r.json();
-  });
+  }, token);
   expect(reply).toEqual({ retvalue: 10005, msg: 'err.10005', field: 'RepeatTime' });
   // Neither field changed: not the valid AlarmLogs either.
   expect(await api.call('SetKaoqinParam')).toEqual(before);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { CALLS } from '../../contract/index.ts';
 import { readPo } from '../../build/po.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
+import { TOKEN_COOKIE } from '../../src/state/keys.ts';
 import { illegible, measureScripts, scriptSamples } from '../support/scripts.ts';
 import type { Driver } from './driver.ts';
 import { deviceApi, FACTORY, tokenAnswers, type Terminal } from './terminal.ts';
@@ -160,11 +161,11 @@ export async function rightToLeft(d: Driver): Promise<void> {
 
 /** Log out: back at the login page, and the old session's token is refused by the device. */
 export async function signOut(d: Driver, t: Terminal): Promise<void> {
-  const token = await d.run(() => /(?:^|; )Admin-Token=([^;]+)/.exec(document.cookie)?.[1] ?? '');
+  const token = await d.run((name: string) => document.cookie.split('; ').find((c) => c.startsWith(`${name}=`))?.slice(name.length + 1) ?? '', TOKEN_COOKIE);
   assert.ok(token, 'a session cookie while signed in');
   assert.is(await tokenAnswers(t.url, token), 0);
   await logOut(d);
-  assert.is(await d.run(() => document.cookie.includes('Admin-Token=')), false, 'no session cookie after logging out');
+  assert.is(await d.run((name: string) => document.cookie.split('; ').some((c) => c.startsWith(`${name}=`)), TOKEN_COOKIE), false, 'no session cookie after logging out');
   assert.is(await tokenAnswers(t.url, token), 10002, 'the old session ended on the device');
   await d.open('/user/userList');
   await d.waitForPath(/^\/login\?redirect=/);
