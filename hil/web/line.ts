@@ -11,7 +11,9 @@
 //   trip) before its first byte goes up, and its close goes through the line
 //   after its last byte;
 // - the IP and TCP headers are charged too (40 bytes for each segment of up to
-//   1,460 bytes of payload), and each segment arrives on its own. ACKs are not modelled, nor TCP's slow start: at
+//   1,460 bytes of payload), and each segment arrives on its own. Over TLS the
+//   browser's Finished crosses as a segment of its own, ahead of a request the
+//   relay read in the same chunk, as its two writes do on a real line. ACKs are not modelled, nor TCP's slow start: at
 //   256 kbit/s and 300 ms a round trip holds 9.6 KB, less than the 14.6 KB of a
 //   first congestion window, so the line, not the window, sets the pace.
 //
@@ -238,10 +240,20 @@ export async function startLink(o: LinkOptions): Promise<Link> {
         if (clientEnded) endServer();
       }),
     );
+    // The browser's TLS stack writes its Finished as the handshake ends and its first request after it:
+    // two writes, two segments on a real line (Chromium sets TCP_NODELAY), so the server has the Finished,
+    // and answers it (TLS 1.3's session tickets), while the request is still crossing. A read here can find
+    // both; they are cut apart at the Finished's end, or the tickets would wait for the request and then
+    // delay its answer, in some runs and not others (as this relay's reads fell).
+    let upRead = 0;
     client.on('data', (chunk: Buffer) => {
       readClientRecords(chunk);
-      if (established) toServer(chunk);
-      else held.push(chunk);
+      const cut = (connection.clientHandshake ?? 0) - upRead;
+      upRead += chunk.length;
+      for (const part of cut > 0 && cut < chunk.length ? [chunk.subarray(0, cut), chunk.subarray(cut)] : [chunk]) {
+        if (established) toServer(part);
+        else held.push(part);
+      }
     });
     client.on('end', () => (established ? endServer() : (clientEnded = true)));
     server.on('data', (chunk: Buffer) => {

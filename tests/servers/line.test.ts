@@ -23,6 +23,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chromium, type Browser, type BrowserContext } from 'playwright';
 import { connect } from 'node:tls';
+import { connect as tcpConnect, createServer, type AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,7 +33,7 @@ import config from '../browser/playwright.config.ts';
 import { startSimulator, type Simulator } from '../../simulator/server.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
 import { FRONT_KINDS, startFront, type Front, type FrontKind } from '../../hil/web/servers.ts';
-import { startLink, type Link, type TlsRecord } from '../../hil/web/line.ts';
+import { HEADER_BYTES, LINK_HOST, startLink, type Link, type TlsRecord } from '../../hil/web/line.ts';
 import { chromiumHome, testPki } from '../../hil/web/pki.ts';
 import { TLS_RECORD_BYTES } from '../../build/access.ts';
 
@@ -290,5 +292,51 @@ function serverSuite(kind: FrontKind): void {
 
   t.run();
 }
+
+const line = suite('the line itself (hil/web/line.ts): what the browser writes as its handshake ends');
+
+line('the Finished crosses as a flight of its own, ahead of the request the relay read with it; every byte arrives, in order', async () => {
+  const got: Buffer[] = [];
+  let total = 0;
+  let wanted = 0;
+  let reached: () => void = () => undefined;
+  const server = createServer((s) =>
+    s.on('data', (c: Buffer) => {
+      got.push(c);
+      if ((total += c.length) >= wanted) reached();
+    }),
+  );
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const link = await startLink({ bitsPerSecond: 1_000_000, rttMs: 10, ports: [port] });
+  const client = tcpConnect({ host: LINK_HOST, port });
+  try {
+    // TLS records as their headers give them: type, version 3.3, length.
+    const record = (type: number, length: number) => Buffer.concat([Buffer.from([type, 3, 3, length >> 8, length & 255]), Buffer.alloc(length, type)]);
+    const hello = record(22, 300);
+    // TLS 1.3: the ChangeCipherSpec, then the Finished, the browser's first encrypted record (23).
+    const finished = Buffer.concat([record(20, 1), record(23, 53)]);
+    const request = record(23, 500);
+    const arrived = (n: number) => new Promise<void>((r) => ((wanted = n), (reached = r), total >= n && r()));
+    await once(client, 'connect');
+    client.write(hello);
+    await arrived(hello.length);
+    // Written at once: the relay reads them in one chunk.
+    client.write(Buffer.concat([finished, request]));
+    await arrived(hello.length + finished.length + request.length);
+    await link.idle();
+    const { connections, arrivals } = link.counts();
+    assert.is(connections[0].clientHandshake, hello.length + finished.length, "the browser's handshake ends with its Finished");
+    const flights = arrivals.filter((a) => a.up && a.bytes > HEADER_BYTES).map((a) => a.bytes - HEADER_BYTES);
+    assert.equal(flights, [hello.length, finished.length, request.length], 'the hello, the Finished, the request: each its own segment');
+    assert.ok(Buffer.concat(got).equals(Buffer.concat([hello, finished, request])), 'the server got every byte, in order');
+  } finally {
+    client.destroy();
+    await link.close();
+    await new Promise((r) => server.close(r));
+  }
+});
+
+line.run();
 
 for (const kind of FRONT_KINDS) serverSuite(kind);
