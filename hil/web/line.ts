@@ -13,9 +13,10 @@
 // - the IP and TCP headers are charged too (40 bytes for each segment of up to
 //   1,460 bytes of payload), and each segment arrives on its own. Over TLS the
 //   browser's Finished crosses as a segment of its own, ahead of a request the
-//   relay read in the same chunk, as its two writes do on a real line. ACKs are not modelled, nor TCP's slow start: at
-//   256 kbit/s and 300 ms a round trip holds 9.6 KB, less than the 14.6 KB of a
-//   first congestion window, so the line, not the window, sets the pace.
+//   relay read in the same chunk, as its two writes do on a real line. ACKs are
+//   not modelled, nor TCP's slow start: at 256 kbit/s and 300 ms a round trip
+//   holds 9.6 KB, less than the 14.6 KB of a first congestion window, so the
+//   line, not the window, sets the pace.
 //
 // Linux's `tc qdisc ... netem rate ... delay ...` does the same in the kernel
 // where it has netem (this machine's kernel does not; docs/PERFORMANCE.md). The

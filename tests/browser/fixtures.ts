@@ -151,12 +151,15 @@ const editsOf = (page: Page) => replyEdits.get(page) ?? replyEdits.set(page, new
  * device setting that hides a menu. On the simulator and on a device alike.
  */
 export async function narrowReplies(page: Page, call: CallName, edit: (reply: Reply) => Reply): Promise<void> {
-  const before = editsOf(page).get(call);
-  editsOf(page).set(call, before ? (r) => edit(before(r)) : edit);
+  const edits = editsOf(page);
+  const before = edits.get(call);
+  edits.set(call, before ? (r) => edit(before(r)) : edit);
+  // One route a call, with every edit made to it so far: the page and openSignedIn see the same replies.
+  if (before) return;
   await page.route(new RegExp(`/goform/${call}(\\?|$)`), async (route) => {
     const res = await route.fetch();
     const reply = (await res.json()) as Reply;
-    await route.fulfill({ response: res, json: reply.retvalue === 0 ? edit(reply) : reply });
+    await route.fulfill({ response: res, json: reply.retvalue === 0 ? edits.get(call)!(reply) : reply });
   });
 }
 
