@@ -15,16 +15,42 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETPRIV = '/usr/bin/setpriv';
 
 /**
- * Chromium started by root raises its own threads to nice -8 (the browser's main and I/O threads, its
- * compositors, the GPU process), about six times the share of a program at nice 0: whatever runs beside
- * it (the virtual board's QEMU, the paced serial lines, the simulated terminals) waits. Started by root,
- * it goes through util-linux's setpriv without CAP_SYS_NICE, so its threads keep the priority they start
- * with, as under any other user; a small script in the temporary folder does that, since Playwright takes
- * a program, not a command line. Not root, or no setpriv: the binary itself.
+ * Chromium's features a window has that a test never uses, turned off (`--disable-features`). Chromium 156
+ * draws the address bar's suggestion popups as WebUI pages, and loads two of them, each in a renderer
+ * process of its own, for every window it opens: every browser context of every test, though a headless
+ * window never shows them. They cost more CPU than the console's own pages: 27 tests of the browser suite
+ * (layout and users) took 84 s of CPU with them and 50 s without (`npm run cpu`; docs/DEVELOPING.md, "Tests").
  */
-export function withoutPriorityBoost(binary: string): string {
-  if (process.getuid?.() !== 0 || !existsSync(SETPRIV)) return binary;
-  const script = `#!/bin/sh\nexec ${SETPRIV} --bounding-set -sys_nice -- '${binary.replaceAll("'", "'\\''")}' "$@"\n`;
+export const UNUSED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
+/**
+ * The program the suites start as Chromium: a small script in the temporary folder (Playwright takes a
+ * program, not a command line) that runs `binary` with what it was given, and:
+ * - makes every `--disable-features` switch one: Chromium reads only the last, and Playwright gives its own
+ *   list before the launch's arguments, so UNUSED_FEATURES would otherwise undo Playwright's;
+ * - started by root, goes through util-linux's setpriv without CAP_SYS_NICE. Chromium started by root
+ *   raises its own threads to nice -8 (the browser's main and I/O threads, its compositors, the GPU
+ *   process), about six times the share of a program at nice 0: whatever runs beside it (the virtual
+ *   board's QEMU, the paced serial lines, the simulated terminals) waits. Through setpriv its threads keep
+ *   the priority they start with, as under any other user.
+ */
+export function chromiumLauncher(binary: string): string {
+  const quoted = `'${binary.replaceAll("'", "'\\''")}'`;
+  const run = process.getuid?.() === 0 && existsSync(SETPRIV) ? `${SETPRIV} --bounding-set -sys_nice -- ${quoted}` : quoted;
+  const script = [
+    '#!/bin/sh',
+    '# Chromium as the suites start it (hil/browser.ts, chromiumLauncher): one --disable-features switch.',
+    'features=',
+    'for arg do',
+    '  shift',
+    '  case $arg in',
+    '    --disable-features=*) features=${features:+$features,}${arg#--disable-features=} ;;',
+    '    *) set -- "$@" "$arg" ;;',
+    '  esac',
+    'done',
+    `exec ${run} "$@" \${features:+"--disable-features=$features"}`,
+    '',
+  ].join('\n');
   const file = join(tmpdir(), `console-chromium-${createHash('sha256').update(script).digest('hex').slice(0, 12)}`);
   if (!existsSync(file) || readFileSync(file, 'utf8') !== script) {
     // Written aside and renamed: workers starting side by side never run a half-written script.
@@ -37,11 +63,12 @@ export function withoutPriorityBoost(binary: string): string {
 
 /**
  * Chromium's path and flags: no sandbox (Chromium will not start one as root), no GPU,
- * and none of its own traffic (updates, sync, first-run pages) on a closed network.
+ * none of its own traffic (updates, sync, first-run pages) on a closed network, and no
+ * window parts a test never uses.
  */
 export const CHROMIUM_LAUNCH = {
-  executablePath: withoutPriorityBoost(CHROMIUM),
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  executablePath: chromiumLauncher(CHROMIUM),
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--disable-features=${UNUSED_FEATURES.join(',')}`],
 };
 
 /** The window the console is driven in: a PC's screen (the suites' phone widths set their own). */
