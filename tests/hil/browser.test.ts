@@ -84,6 +84,10 @@ test('Chromium launched as the suites launch it opens a renderer for its pages o
     const browser = await chromium.connect(server.wsEndpoint());
     // Two contexts, as two tests have: each is a window of its own.
     for (const n of [1, 2]) await (await browser.newContext()).newPage().then((p) => p.setContent(`<p>test ${n}</p>`));
+    // The browser's own targets: a WebUI of its window is a 'browser_ui' target (the address bar's popups were two a window).
+    const targets = (await (await browser.newBrowserCDPSession()).send('Target.getTargets')).targetInfos;
+    assert.equal(targets.filter((t) => t.type === 'browser_ui').map((t) => t.url), [], 'no WebUI of the browser window');
+    assert.is(targets.filter((t) => t.type === 'page').length, 2, 'the two pages');
     // A zygote's child rewrites its command line as one string (no NUL between the arguments); the browser's is as started.
     const commands = treeOf(server.process().pid!).map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0'));
     const renderers = commands.map((c) => c.join(' ')).filter((c) => c.includes('--type=renderer'));
