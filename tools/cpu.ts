@@ -49,19 +49,22 @@ export function growTree(tree: Set<number>, parentOf: ReadonlyMap<number, number
 export class Sampler {
   readonly seen = new Map<string, Sampled>();
   private readonly inTree = new Set<number>();
+  /** Each process's name (stat's second field) at the last reading. */
+  private readonly names = new Map<string, string>();
 
   constructor(root: number) {
     this.inTree.add(root);
   }
 
   read(): void {
-    const found: Array<{ pid: number; ppid: number; key: string; cpu: number }> = [];
+    const found: Array<{ pid: number; ppid: number; key: string; cpu: number; name: string }> = [];
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
       try {
         // ppid (field 4), utime (14), stime (15), starttime (22).
-        const f = statFields(readFileSync(`/proc/${name}/stat`, 'utf8'));
-        found.push({ pid: Number(name), ppid: Number(f[1]), key: `${name}:${f[19]}`, cpu: (Number(f[11]) + Number(f[12])) / USER_HZ });
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        const f = statFields(stat);
+        found.push({ pid: Number(name), ppid: Number(f[1]), key: `${name}:${f[19]}`, cpu: (Number(f[11]) + Number(f[12])) / USER_HZ, name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) });
       } catch {
         // A process that ended while it was read.
       }
@@ -72,6 +75,9 @@ export class Sampler {
       const known = this.seen.get(p.key);
       if (known) known.cpu = p.cpu;
       else this.seen.set(p.key, { pid: p.pid, command: commandOf(p.pid), cpu: p.cpu });
+      // A process whose name changed has exec'd another program (a launcher script that becomes Chromium): its command is read again.
+      if (known && this.names.get(p.key) !== p.name) known.command = commandOf(p.pid);
+      this.names.set(p.key, p.name);
     }
   }
 }

@@ -40,6 +40,17 @@ test('a grandchild that burns a second of CPU is found under the command, and th
   assert.match(r.stderr, /^ +\d+\.\d +2 +node$/m, 'two node processes');
 });
 
+test('a process that execs another program is counted under the program it became (a launcher script that becomes Chromium)', () => {
+  const burn = 'const t = process.cpuUsage(); while (process.cpuUsage(t).user < 1e6);';
+  // The shell is read first (it sleeps a few readings long), then becomes node through exec.
+  const r = run(['--every', '50', '--', '/bin/sh', '-c', `sleep 0.5; exec '${process.execPath}' -e '${burn}'`]);
+  assert.is(r.status, 0, r.stderr);
+  const line = /^ +(\d+\.\d) +\d+ \S*node -e const t = process\.cpuUsage/m.exec(r.stderr);
+  assert.ok(line, `the exec'd program's own command line: ${r.stderr}`);
+  assert.ok(Number(line[1]) >= 0.5, line[0]);
+  assert.not.match(r.stderr, /^ +\d+\.\d +\d+ +sh$/m, 'no sh kind');
+});
+
 test('a command line it cannot take: one line and status 2', () => {
   const r = run(['--bogus', '--', 'true']);
   assert.is(r.status, 2);
