@@ -12,7 +12,7 @@
 //   - Accelerator: KVM when /dev/kvm works (a quick probe), TCG otherwise;
 //     BOARD_ACCEL=kvm|tcg decides.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +65,34 @@ export interface Board {
 const QEMU = '/usr/bin/qemu-system-x86_64';
 const SETPRIV = '/usr/bin/setpriv';
 const LOGIN = /login: ?$/;
+
+/**
+ * A loopback port for one of QEMU's host forwards: free now, and below the kernel's ephemeral range
+ * (/proc/sys/net/ipv4/ip_local_port_range), which every connect() and listen(0) on the machine draws
+ * from. freePort()'s port is free only until it closes it: on a busy machine another connection may
+ * take it before QEMU binds, and QEMU then exits at once (it did once in npm test, at a power cut's
+ * restart). A port below that range is taken only by a program that names it.
+ */
+export async function forwardPort(avoid: readonly number[] = []): Promise<number> {
+  let low = 32768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
+  } catch {
+    // Not Linux: the usual start of the range.
+  }
+  const from = Math.min(10_000, Math.floor(low / 2));
+  for (let tries = 0; tries < 200; tries++) {
+    const port = from + Math.floor(Math.random() * (low - from));
+    if (avoid.includes(port)) continue;
+    const free = await new Promise<boolean>((res) => {
+      const s = createServer();
+      s.once('error', () => res(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => res(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error(`no free loopback port between ${from} and ${low - 1}`);
+}
 
 export function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -168,9 +196,8 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
   const accel = chooseAccel(o.accel);
   const dir = mkdtempSync(join(tmpdir(), 'board-'));
   const serialSock = join(dir, 'serial.sock');
-  const httpPort = o.httpPort ?? (await freePort());
-  let httpsPort = o.httpsPort ?? (await freePort());
-  while (httpsPort === httpPort) httpsPort = await freePort();
+  const httpPort = o.httpPort ?? (await forwardPort());
+  const httpsPort = o.httpsPort ?? (await forwardPort([httpPort]));
   const args = qemuArgs({ files: o.files, accel, serialSock, httpPort, httpsPort, apiPort: o.apiPort, firmwarePort: o.firmwarePort, memMiB: o.memMiB });
   log(`board: ${QEMU} ${args.map((a) => (/[\s,]/.test(a) ? `'${a}'` : a)).join(' ')}`);
 
@@ -180,7 +207,8 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
   let qemuErr = '';
   qemu.stdout!.on('data', (d: Buffer) => (qemuErr = (qemuErr + d).slice(-4000)));
   qemu.stderr!.on('data', (d: Buffer) => (qemuErr = (qemuErr + d).slice(-4000)));
-  const exited = new Promise<void>((r) => qemu.once('exit', () => r()));
+  // 'close', not 'exit': by then QEMU's last words on stderr (why it stopped) have been read.
+  const exited = new Promise<void>((r) => qemu.once('close', () => r()));
   const alive = () => qemu.exitCode === null && qemu.signalCode === null;
 
   // The serial line, and who is listening to it.

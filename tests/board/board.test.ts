@@ -11,12 +11,13 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { openTcpLink, type ByteLink } from '../../serial/link.ts';
 import type { BoardFiles } from '../../board/board.ts';
-import type { Board } from '../../board/qemu.ts';
+import { forwardPort, type Board } from '../../board/qemu.ts';
 import { BOARD_LAYOUT } from '../../board/initramfs.ts';
 import { kernelPackage, kernelRelease } from '../../board/packages.ts';
 import { startBoardTerminal, type BoardTerminal } from '../../board/start.ts';
@@ -58,6 +59,28 @@ class Serial {
 const chklogin = () => raw(`${board.url}/goform/chklogin`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: TEST_ADMIN.username, password: TEST_ADMIN.password }) });
 /** Signed in through the board: the session's token. */
 const token = async () => (JSON.parse((await chklogin()).body.toString()) as { token: string }).token;
+
+// QEMU's forwarded ports: below the kernel's ephemeral range, so no connection of a busy machine takes one
+// between the check and QEMU's bind (a power cut's restart once lost its board to that).
+const ports = suite('the ports QEMU forwards');
+ports('free, below the ephemeral range, and not one of those to avoid', async () => {
+  const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  const first = await forwardPort();
+  const seen = new Set<number>([first]);
+  for (let i = 0; i < 20; i++) {
+    const p = await forwardPort([first]);
+    assert.is.not(p, first);
+    seen.add(p);
+  }
+  for (const p of seen) assert.ok(p > 1024 && p < low, `${p} below ${low}`);
+  // Free: this process can listen on it.
+  await new Promise<void>((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(first, '127.0.0.1', () => s.close(() => res()));
+  });
+});
+ports.run();
 
 const test = suite('virtual board');
 let dir = '';
