@@ -272,7 +272,9 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
         if (!waiters.has(w)) return;
         waiters.delete(w);
         clearTimeout(timer);
-        reject(new Error(`QEMU exited (${qemu.exitCode ?? qemu.signalCode}) before the login prompt:\n${qemuErr.trim()}\n${text.slice(-2000)}`));
+        // QEMU's last line (why it stopped) on the first line, which callers that keep one line show.
+        const said = qemuErr.trim().split('\n').pop() ?? '';
+        reject(new Error(`QEMU exited (${qemu.exitCode ?? qemu.signalCode}) before the login prompt: ${said}\n${qemuErr.trim()}\n${text.slice(-2000)}`));
       });
     });
   // A hang guard, not a claim of speed: under TCG the boot takes about 10 s alone and took 60 to 90 s

@@ -385,10 +385,7 @@ export async function runCuts(o: CutOptions): Promise<CutsResult> {
       try {
         ({ c, ms: bootMs } = await boot());
       } catch (e) {
-        // The first line says what happened; QEMU's own words, if it stopped, follow it (the serial line's text does not).
-        const [what, ...rest] = (e as Error).message.split('\n');
-        const qemuSaid = /^QEMU exited/.test(what) ? rest.filter((l) => /qemu/i.test(l)).join(' ') : '';
-        problems.push(`the board did not come back: ${what}${qemuSaid ? ` ${qemuSaid}` : ''}`);
+        problems.push(`the board did not come back: ${(e as Error).message.split('\n')[0]}`);
         cuts.push({ n, phase, protocol, share, placed, outcome: 'broken', on, live, before, made, problems, notes, ms: Date.now() - t0, bootMs: 0 });
         log(describe(cuts.at(-1)!, o.cuts));
         break;

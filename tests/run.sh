@@ -187,18 +187,16 @@ contract_log=$(mktemp)
 node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests '^contract/[^/]+\.test\.tsx?$' >"$contract_log" 2>&1 &
 contract_pid=$!
 uvu tests '^(console|simulator|tools|repo)/[^/]+\.test\.tsx?$'
-for part in build contract; do
-  pid_var="${part}_pid"
-  log_var="${part}_log"
-  wait "${!pid_var}" || status=1
-  cat "${!log_var}"
-  mv "${!log_var}" "$log"
+# beside <pid> <its log>: wait for a suite run beside this one, show its output, count it.
+beside() {
+  wait "$1" || status=1
+  cat "$2"
+  mv "$2" "$log"
   count_uvu
-done
-wait "$bench_pid" || status=1
-cat "$bench_log"
-mv "$bench_log" "$log"
-count_uvu
+}
+beside "$build_pid" "$build_log"
+beside "$contract_pid" "$contract_log"
+beside "$bench_pid" "$bench_log"
 
 step "real web servers" "the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits"
 uvu tests/servers '\.test\.ts$'

@@ -47,10 +47,9 @@ export function growTree(tree: Set<number>, parentOf: ReadonlyMap<number, number
 
 /** Reads /proc: every process in the tree under `root` (the ones seen before stay, as their last reading). */
 export class Sampler {
-  readonly seen = new Map<string, Sampled>();
+  /** Each process with its name (stat's second field) at the last reading. */
+  readonly seen = new Map<string, Sampled & { name: string }>();
   private readonly inTree = new Set<number>();
-  /** Each process's name (stat's second field) at the last reading. */
-  private readonly names = new Map<string, string>();
 
   constructor(root: number) {
     this.inTree.add(root);
@@ -73,11 +72,12 @@ export class Sampler {
     for (const p of found) {
       if (!this.inTree.has(p.pid)) continue;
       const known = this.seen.get(p.key);
-      if (known) known.cpu = p.cpu;
-      else this.seen.set(p.key, { pid: p.pid, command: commandOf(p.pid), cpu: p.cpu });
-      // A process whose name changed has exec'd another program (a launcher script that becomes Chromium): its command is read again.
-      if (known && this.names.get(p.key) !== p.name) known.command = commandOf(p.pid);
-      this.names.set(p.key, p.name);
+      if (!known) this.seen.set(p.key, { pid: p.pid, command: commandOf(p.pid), cpu: p.cpu, name: p.name });
+      else {
+        known.cpu = p.cpu;
+        // A process whose name changed has exec'd another program (a launcher script that becomes Chromium): its command is read again.
+        if (known.name !== p.name) Object.assign(known, { name: p.name, command: commandOf(p.pid) });
+      }
     }
   }
 }
