@@ -4,7 +4,7 @@
 //   npm run build                                  all brands, all locales
 //   npm run build -- --brand anviz --locales en,es  a subset
 //   npm run build -- --out /tmp/x                   another output folder
-//   npm run build -- --no-cache                     compress every file afresh (zopfli's output is kept by content: build/compress.ts)
+//   npm run build -- --no-cache                     compile and compress everything afresh (what Lingui and zopfli made is kept by content: build/kept.ts)
 //   npm run build -- --react                        the same source on React 19 and react-dom
 //                                                   (dist-react/; never flashed, no budget)
 //   npm run build -- --licences other.json          another licence policy than licence-policy.json
@@ -51,11 +51,12 @@ export async function build(options: BuildOptions = {}): Promise<BrandReport[]> 
   const outRoot = resolve(ROOT, options.out ?? (options.react ? 'dist-react' : 'dist'));
   const quiet = options.quiet ?? false;
 
-  const cat = catalogues(locales, options.extract ?? true, quiet);
+  const fresh = options.cache === false ? false : undefined; // --no-cache: nothing kept is read
+  const cat = catalogues(locales, options.extract ?? true, quiet, fresh);
   const app = await buildApp(locales, cat, options.react);
   const papers = bundledPapers(app.metafile, loadPolicy(options.licences));
   const budget = loadBudget(options.budget);
-  const compress = compressor(options.cache === false ? false : undefined);
+  const compress = compressor(fresh);
   const time = sourceTime();
   const reports: BrandReport[] = [];
   for (const brand of brands) {

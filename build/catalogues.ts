@@ -5,10 +5,11 @@
 // its screens' texts, under one hash.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { checkLocales, localeProblems, type LocaleRow } from './locales.ts';
+import { keep, keptDir, keyOf, prune, readKept } from './kept.ts';
 import { annotateAll } from './po-comments.ts';
 import { readPo } from './po.ts';
 import { LINGUI, ROOT, allLocales } from './project.ts';
@@ -30,9 +31,9 @@ export interface Catalogues {
   screens: Record<string, string>;
 }
 
-/** The step: compile, check and split the catalogues of these locales (English among them). */
-export function catalogues(locales: string[], extract: boolean, quiet: boolean): Catalogues {
-  prepareCatalogs(extract, quiet);
+/** The step: compile, check and split the catalogues of these locales (English among them). `cache`: as prepareCatalogs. */
+export function catalogues(locales: string[], extract: boolean, quiet: boolean, cache?: string | false): Catalogues {
+  prepareCatalogs(extract, quiet, cache);
   const rows = checkLocales(ROOT, locales, readPo);
   const problems = localeProblems(rows);
   if (problems.length) throw new Error(`locales:\n  ${problems.join('\n  ')}`);
@@ -51,29 +52,78 @@ function run(cmd: string, args: string[], quiet: boolean): void {
  * its bytes changed. So a build never leaves a half-written catalogue for anything reading it
  * meanwhile (npm test builds in one process while another reads the catalogues), and a build of
  * unchanged sources writes nothing there.
+ *
+ * What Lingui made is kept (build/kept.ts) by the SHA-256 of all it reads: every locale's PO file,
+ * the sources it extracts from (with `extract`), its configuration and installed packages, and
+ * this step's own code. A build of the same inputs reads it back instead of starting Lingui twice
+ * (about 8 s of CPU a build; npm test builds fourteen times). `cache`: the folder, or false.
  */
-export function prepareCatalogs(extract: boolean, quiet: boolean): void {
+export function prepareCatalogs(extract: boolean, quiet: boolean, cache: string | false = keptDir('catalogues')): void {
   const lingui = join(ROOT, 'node_modules/.bin/lingui');
   const locales = allLocales();
   const stage = mkdtempSync(join(tmpdir(), 'catalogues-'));
+  const staged = (l: string, f: CatalogueFile) => join(stage, 'locales', l, f);
   try {
     for (const l of locales) {
       mkdirSync(join(stage, 'locales', l), { recursive: true });
-      copyFileSync(join(ROOT, 'locales', l, 'messages.po'), join(stage, 'locales', l, 'messages.po'));
+      copyFileSync(join(ROOT, 'locales', l, 'messages.po'), staged(l, 'messages.po'));
     }
+    const file = cache ? join(cache, `${keyOf(linguiInputs(locales, extract))}.json`) : '';
+    const made = cache ? keptCatalogues(file, locales) : undefined;
+    if (made) for (const l of locales) for (const f of CATALOGUE_FILES) writeFileSync(staged(l, f), made[l][f]);
     const config = join(stage, 'lingui.config.json');
     writeFileSync(config, JSON.stringify(stagedConfig(stage)));
-    if (extract) {
+    if (extract && !made) {
       run(lingui, ['extract', '--clean', '--config', config], quiet);
       annotateAll(stage, locales, readPo);
     }
-    const en = readPo(join(stage, 'locales/en/messages.po'));
+    const en = readPo(staged('en', 'messages.po'));
     const missing = [...en].filter(([id, s]) => !s || s === id).map(([id]) => id);
     if (missing.length) throw new Error(`English text missing in locales/en/messages.po for: ${missing.join(', ')}`);
-    run(lingui, ['compile', '--config', config], quiet);
-    for (const l of locales) for (const f of ['messages.po', 'messages.mjs']) replaceIfChanged(join(stage, 'locales', l, f), join(ROOT, 'locales', l, f));
+    if (!made) {
+      run(lingui, ['compile', '--config', config], quiet);
+      if (cache) {
+        const out = Object.fromEntries(locales.map((l) => [l, Object.fromEntries(CATALOGUE_FILES.map((f) => [f, readFileSync(staged(l, f), 'utf8')]))]));
+        keep(file, Buffer.from(JSON.stringify(out)));
+        prune(cache, KEPT_CATALOGUES);
+      }
+    }
+    for (const l of locales) for (const f of CATALOGUE_FILES) replaceIfChanged(staged(l, f), join(ROOT, 'locales', l, f));
   } finally {
     rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+const CATALOGUE_FILES = ['messages.po', 'messages.mjs'] as const;
+/** How many sets of catalogues are kept (each about 5 MB; every edit of a source makes a new one). */
+const KEPT_CATALOGUES = 8;
+type CatalogueFile = (typeof CATALOGUE_FILES)[number];
+
+/**
+ * Everything Lingui's output here depends on, as named parts of the key: this step's code and the
+ * PO helpers it runs, the installed packages, Lingui's configuration, each locale's PO file, and
+ * with `extract` every file under the folders it extracts from.
+ */
+function* linguiInputs(locales: string[], extract: boolean): Generator<string | Uint8Array> {
+  yield `catalogues extract=${extract}`;
+  for (const f of ['build/catalogues.ts', 'build/po-comments.ts', 'build/po.ts', 'package-lock.json']) yield* [f, readFileSync(join(ROOT, f))];
+  yield JSON.stringify(LINGUI);
+  for (const l of locales) yield* [l, readFileSync(join(ROOT, 'locales', l, 'messages.po'))];
+  if (!extract) return;
+  const roots = LINGUI.catalogs.flatMap((c) => (c as { include?: string[] }).include ?? []).map((i) => i.replace('<rootDir>', ROOT));
+  for (const r of roots)
+    for (const f of (readdirSync(r, { recursive: true, withFileTypes: true }) as Dirent[]).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name)).sort())
+      yield* [relative(ROOT, f), readFileSync(f)];
+}
+
+/** The catalogues kept under `file`, if it holds both files of every locale. */
+export function keptCatalogues(file: string, locales: string[]): Record<string, Record<CatalogueFile, string>> | undefined {
+  const bytes = readKept(file);
+  try {
+    const made = bytes && JSON.parse(bytes.toString('utf8'));
+    return locales.every((l) => CATALOGUE_FILES.every((f) => typeof made?.[l]?.[f] === 'string')) ? made : undefined;
+  } catch {
+    return undefined; // damaged: make them again
   }
 }
 

@@ -3,16 +3,14 @@
 // a terminal's web server sends as they are (Content-Encoding: gzip).
 //
 // zopfli is most of a build's time (about 13 s of 15 on the two-core machine), and its output
-// is a function of the bytes in and its settings alone. So what it made is kept on disk by
-// the SHA-256 of those, and a later build of the same bytes reads it back
-// (node_modules/.cache/console-gzip/, or BUILD_GZIP_CACHE; `--no-cache` compresses everything
-// afresh). A kept file is used only if it unpacks to the very bytes it stands for; anything else
-// is compressed again and replaced.
+// is a function of the bytes in and its settings alone. So what it made is kept by the SHA-256 of
+// those (build/kept.ts), and a later build of the same bytes reads it back. A kept file is used
+// only if it unpacks to the very bytes it stands for; anything else is compressed again and replaced.
 import { gzipAsync } from '@gfx/zopfli';
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { keep, keptDir, keyOf, readKept } from './kept.ts';
 import { ROOT } from './project.ts';
 
 export type Compress = (files: Map<string, Uint8Array>) => Promise<Map<string, Buffer>>;
@@ -21,43 +19,26 @@ export type Compress = (files: Map<string, Uint8Array>) => Promise<Map<string, B
 const ZOPFLI = { numiterations: 15 };
 const ZOPFLI_VERSION: string = JSON.parse(readFileSync(join(ROOT, 'node_modules/@gfx/zopfli/package.json'), 'utf8')).version;
 
-/** Where kept gzip files go: BUILD_GZIP_CACHE, else under node_modules/.cache (never committed, gone with node_modules). */
-export function gzipCacheDir(): string {
-  return process.env.BUILD_GZIP_CACHE || join(ROOT, 'node_modules', '.cache', 'console-gzip');
-}
-
 /** What was kept for `data`, if it unpacks to exactly `data`. */
 function kept(file: string, data: Uint8Array): Buffer | undefined {
+  const gz = readKept(file);
   try {
-    const gz = readFileSync(file);
-    return gunzipSync(gz).equals(data) ? gz : undefined;
+    return gz && gunzipSync(gz).equals(data) ? gz : undefined;
   } catch {
-    return undefined; // not kept yet, or not a gzip file: compress
-  }
-}
-
-/** Keep `gz` under `file`: written aside, then renamed, so a build beside this one reads a whole file or none. */
-function keep(file: string, gz: Uint8Array): void {
-  try {
-    const aside = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-    writeFileSync(aside, gz);
-    renameSync(aside, file);
-  } catch {
-    // A cache that cannot be written only costs time.
+    return undefined; // not a gzip file: compress
   }
 }
 
 /**
  * The step, one per build: a function that compresses a brand's files. `cache`: the folder of kept
- * gzip files (gzipCacheDir()), or false to compress every file afresh.
+ * gzip files (keptDir('gzip')), or false to compress every file afresh.
  */
-export function compressor(cache: string | false = gzipCacheDir()): Compress {
+export function compressor(cache: string | false = keptDir('gzip')): Compress {
   // Each distinct content once per build: the brands share all but their index.html, logo and
   // favicon (the bundle and the catalogues are the same bytes).
   const compressed = new Map<string, Promise<Uint8Array>>();
-  if (cache) mkdirSync(cache, { recursive: true });
   const zopfli = (data: Uint8Array): Promise<Uint8Array> => {
-    const key = createHash('sha256').update(`zopfli ${ZOPFLI_VERSION} ${JSON.stringify(ZOPFLI)}\n`).update(data).digest('hex');
+    const key = keyOf([`zopfli ${ZOPFLI_VERSION} ${JSON.stringify(ZOPFLI)}`, data]);
     let z = compressed.get(key);
     if (!z) {
       const file = cache ? join(cache, `${key}.gz`) : '';

@@ -2,13 +2,13 @@
 // two modules, evaluated as a browser would, give back exactly its compiled
 // messages, apostrophes and backslashes included (the JSON travels in single
 // quotes, so its own double quotes need no backslash).
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT, allLocales } from '../../build/project.ts';
-import { catalogFiles, prepareCatalogs, replaceIfChanged, shortIds, splitCatalog } from '../../build/catalogues.ts';
+import { catalogFiles, keptCatalogues, prepareCatalogs, replaceIfChanged, shortIds, splitCatalog } from '../../build/catalogues.ts';
 
 test("each locale's modules give back its compiled messages, quotes and backslashes included", async () => {
   const locales = allLocales();
@@ -34,14 +34,50 @@ test("each locale's modules give back its compiled messages, quotes and backslas
 
 // npm test builds in one process while another reads the catalogues (tests/console/i18n.test.ts): a CI run
 // once read Vietnamese's messages.po while lingui extract was rewriting it in place, and found none of its texts.
-test('extracting and compiling unchanged sources writes nothing in locales/', () => {
-  const files = allLocales().flatMap((l) => ['messages.po', 'messages.mjs'].map((f) => join(ROOT, 'locales', l, f)));
-  const before = files.map((f) => statSync(f, { bigint: true }));
-  prepareCatalogs(true, true);
-  files.forEach((f, i) => {
-    const after = statSync(f, { bigint: true });
-    assert.ok(after.ino === before[i].ino && after.mtimeNs === before[i].mtimeNs, `${f} was written`);
-  });
+// The first call runs Lingui (an empty folder of kept catalogues), the second reads back what it kept.
+test('extracting and compiling unchanged sources writes nothing in locales/, by Lingui or from what was kept', () => {
+  const cache = mkdtempSync(join(tmpdir(), 'catalogues-cache-'));
+  try {
+    const files = allLocales().flatMap((l) => ['messages.po', 'messages.mjs'].map((f) => join(ROOT, 'locales', l, f)));
+    const before = files.map((f) => statSync(f, { bigint: true }));
+    const unwritten = () =>
+      files.forEach((f, i) => {
+        const after = statSync(f, { bigint: true });
+        assert.ok(after.ino === before[i].ino && after.mtimeNs === before[i].mtimeNs, `${f} was written`);
+      });
+    prepareCatalogs(true, true, cache);
+    unwritten();
+    const kept = readdirSync(cache);
+    assert.is(kept.length, 1, 'what Lingui made is kept, in one file');
+    const made = JSON.parse(readFileSync(join(cache, kept[0]), 'utf8'));
+    for (const l of allLocales())
+      for (const f of ['messages.po', 'messages.mjs']) assert.is(made[l][f], readFileSync(join(ROOT, 'locales', l, f), 'utf8'), `${l}/${f}: kept as Lingui made it`);
+    const keptStat = statSync(join(cache, kept[0]), { bigint: true });
+    prepareCatalogs(true, true, cache);
+    unwritten();
+    const again = statSync(join(cache, kept[0]), { bigint: true });
+    assert.ok(again.ino === keptStat.ino && again.mtimeNs === keptStat.mtimeNs, 'read back, not made and kept again');
+    assert.equal(readdirSync(cache), kept, 'the same inputs, the same key');
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('kept catalogues are used only whole: every locale with both files, else Lingui runs again', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'catalogues-kept-'));
+  try {
+    const file = join(dir, 'k.json');
+    const whole = Object.fromEntries(allLocales().map((l) => [l, { 'messages.po': 'po', 'messages.mjs': 'mjs' }]));
+    assert.is(keptCatalogues(file, allLocales()), undefined, 'nothing kept');
+    for (const bad of ['not json', 'null', JSON.stringify({ ...whole, vi: { 'messages.po': 'po' } }), JSON.stringify({ ...whole, ko: undefined })]) {
+      writeFileSync(file, bad);
+      assert.is(keptCatalogues(file, allLocales()), undefined, bad.slice(0, 40));
+    }
+    writeFileSync(file, JSON.stringify(whole));
+    assert.equal(keptCatalogues(file, allLocales()), whole);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a changed catalogue replaces the old one by a rename: a reader sees the old bytes or the new, never a part', () => {
