@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { argsOrExit, readArgs } from '../build/args.ts';
 
-const USAGE = 'usage: npm run cpu -- [--every MS] [--] COMMAND [ARG ...]\nRuns COMMAND and prints where its CPU time went, by kind of process and by process.';
+const USAGE = 'usage: npm run cpu -- [--every MS] [--top N] [--] COMMAND [ARG ...]\nRuns COMMAND and prints where its CPU time went, by kind of process and by the N processes (12) that took the most.';
 const USER_HZ = 100;
 
 export interface Sampled {
@@ -119,13 +119,15 @@ async function main(): Promise<number> {
   // The options come first; the command starts after `--`, or at the first word that is neither an
   // option nor --every's value (`npm run cpu -- npm test`).
   const dashes = argv.indexOf('--');
-  const first = argv.findIndex((a, i) => !a.startsWith('-') && argv[i - 1] !== '--every');
+  const first = argv.findIndex((a, i) => !a.startsWith('-') && argv[i - 1] !== '--every' && argv[i - 1] !== '--top');
   const end = dashes >= 0 && (first < 0 || dashes < first) ? dashes : first < 0 ? argv.length : first;
-  const { values } = argsOrExit('cpu', 2, () => readArgs(argv.slice(0, end), { every: { type: 'string' } }, USAGE));
+  const { values } = argsOrExit('cpu', 2, () => readArgs(argv.slice(0, end), { every: { type: 'string' }, top: { type: 'string' } }, USAGE));
   const command = argv.slice(end + (argv[end] === '--' ? 1 : 0));
   const every = Number(values.every ?? 500);
-  if (!command.length || !(every >= 10)) {
-    console.error(`cpu: ${command.length ? '--every takes milliseconds, 10 or more' : 'no command'} (${USAGE.split('\n')[0]})`);
+  const top = Number(values.top ?? 12);
+  const wrong = !command.length ? 'no command' : !(every >= 10) ? '--every takes milliseconds, 10 or more' : !(Number.isInteger(top) && top >= 0) ? '--top takes a count' : '';
+  if (wrong) {
+    console.error(`cpu: ${wrong} (${USAGE.split('\n')[0]})`);
     return 2;
   }
   const started = performance.now();
@@ -135,7 +137,7 @@ async function main(): Promise<number> {
   sampler.read();
   const status = await new Promise<number>((res) => child.on('exit', (code, signal) => res(code ?? (signal ? 128 : 1))));
   clearInterval(timer);
-  console.error(`\n== cpu: ${command.join(' ')}\n${report([...sampler.seen.values()], performance.now() - started)}`);
+  console.error(`\n== cpu: ${command.join(' ')}\n${report([...sampler.seen.values()], performance.now() - started, top)}`);
   return status;
 }
 

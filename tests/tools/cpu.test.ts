@@ -54,18 +54,22 @@ test('a process that execs another program is counted under the program it becam
 test('a command line it cannot take: one line and status 2', () => {
   const r = run(['--bogus', '--', 'true']);
   assert.is(r.status, 2);
-  assert.is(r.stderr.trim(), 'cpu: unknown option --bogus (use --every, --help)');
+  assert.is(r.stderr.trim(), 'cpu: unknown option --bogus (use --every, --top, --help)');
   assert.match(run(['--every', '5', '--', 'true']).stderr, /^cpu: --every takes milliseconds, 10 or more/);
   assert.match(run([]).stderr, /^cpu: no command/);
   assert.match(run(['--every', '100']).stderr, /^cpu: no command/);
+  assert.match(run(['--top', 'all', 'true']).stderr, /^cpu: --top takes a count/);
 });
 
 test('the command may follow the options without --, as README writes it (npm run cpu -- npm test)', () => {
-  for (const args of [['true'], ['--every', '100', 'true'], ['--every=100', 'true', '--x']]) {
+  for (const args of [['true'], ['--every', '100', 'true'], ['--every=100', 'true', '--x'], ['--top', '3', 'true']]) {
     const r = run(args);
     assert.is(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, new RegExp(`== cpu: ${args.slice(args.indexOf('true')).join(' ')}\n`), args.join(' '));
   }
+  // --top: how many processes are listed.
+  const shells = ['--top', '2', '--every', '50', '--', '/bin/sh', '-c', 'sleep 1 & sleep 1 & sleep 1 & wait'];
+  assert.is(run(shells).stderr.split('CPU s   process\n')[1].trim().split('\n').length, 2, 'four processes, two listed');
   // After the command's first word, every word is the command's own, options included.
   assert.is(run(['false', '--every', '5']).status, 1);
 });
