@@ -53,41 +53,46 @@ function run(cmd: string, args: string[], quiet: boolean): void {
  * meanwhile (npm test builds in one process while another reads the catalogues), and a build of
  * unchanged sources writes nothing there.
  *
- * What Lingui made is kept (build/kept.ts) by the SHA-256 of all it reads: every locale's PO file,
- * the sources it extracts from (with `extract`), its configuration and installed packages, and
- * this step's own code. A build of the same inputs reads it back instead of starting Lingui twice
- * (about 8 s of CPU a build; npm test builds fourteen times). `cache`: the folder, or false.
+ * What Lingui made is kept (build/kept.ts) by the SHA-256 of all it read: extract's PO files by
+ * the PO files and the sources it extracts from, compile's modules by the PO files it compiled;
+ * both also by Lingui's configuration, the installed packages and this step's own code. A build of
+ * the same inputs reads them back instead of starting Lingui (about 8 s of CPU a build; npm test
+ * builds fourteen times). `cache`: the folder, or false to run Lingui every time.
  */
 export function prepareCatalogs(extract: boolean, quiet: boolean, cache: string | false = keptDir('catalogues')): void {
   const lingui = join(ROOT, 'node_modules/.bin/lingui');
   const locales = allLocales();
   const stage = mkdtempSync(join(tmpdir(), 'catalogues-'));
   const staged = (l: string, f: CatalogueFile) => join(stage, 'locales', l, f);
+  const config = join(stage, 'lingui.config.json');
+  /** Lingui's `command`, or what it made from the same inputs before: `made` of each locale. */
+  const linguiOr = (command: 'extract' | 'compile', made: CatalogueFile, after = () => {}) => {
+    const inputs: Array<string | Uint8Array> = [command, ...MAKERS.flatMap((f) => [f, readFileSync(join(ROOT, f))]), JSON.stringify(LINGUI)];
+    for (const l of locales) inputs.push(l, readFileSync(staged(l, 'messages.po')));
+    if (command === 'extract') inputs.push(...extractedSources());
+    const file = cache ? join(cache, `${keyOf(inputs)}.json`) : '';
+    const kept = cache ? keptCatalogues(file, locales) : undefined;
+    if (kept) {
+      for (const l of locales) writeFileSync(staged(l, made), kept[l]);
+      return;
+    }
+    run(lingui, command === 'extract' ? ['extract', '--clean', '--config', config] : ['compile', '--config', config], quiet);
+    after();
+    if (!cache) return;
+    keep(file, Buffer.from(JSON.stringify(Object.fromEntries(locales.map((l) => [l, readFileSync(staged(l, made), 'utf8')])))));
+    prune(cache, KEPT_CATALOGUES);
+  };
   try {
     for (const l of locales) {
       mkdirSync(join(stage, 'locales', l), { recursive: true });
       copyFileSync(join(ROOT, 'locales', l, 'messages.po'), staged(l, 'messages.po'));
     }
-    const file = cache ? join(cache, `${keyOf(linguiInputs(locales, extract))}.json`) : '';
-    const made = cache ? keptCatalogues(file, locales) : undefined;
-    if (made) for (const l of locales) for (const f of CATALOGUE_FILES) writeFileSync(staged(l, f), made[l][f]);
-    const config = join(stage, 'lingui.config.json');
     writeFileSync(config, JSON.stringify(stagedConfig(stage)));
-    if (extract && !made) {
-      run(lingui, ['extract', '--clean', '--config', config], quiet);
-      annotateAll(stage, locales, readPo);
-    }
+    if (extract) linguiOr('extract', 'messages.po', () => annotateAll(stage, locales, readPo));
     const en = readPo(staged('en', 'messages.po'));
     const missing = [...en].filter(([id, s]) => !s || s === id).map(([id]) => id);
     if (missing.length) throw new Error(`English text missing in locales/en/messages.po for: ${missing.join(', ')}`);
-    if (!made) {
-      run(lingui, ['compile', '--config', config], quiet);
-      if (cache) {
-        const out = Object.fromEntries(locales.map((l) => [l, Object.fromEntries(CATALOGUE_FILES.map((f) => [f, readFileSync(staged(l, f), 'utf8')]))]));
-        keep(file, Buffer.from(JSON.stringify(out)));
-        prune(cache, KEPT_CATALOGUES);
-      }
-    }
+    linguiOr('compile', 'messages.mjs');
     for (const l of locales) for (const f of CATALOGUE_FILES) replaceIfChanged(staged(l, f), join(ROOT, 'locales', l, f));
   } finally {
     rmSync(stage, { recursive: true, force: true });
@@ -95,33 +100,30 @@ export function prepareCatalogs(extract: boolean, quiet: boolean, cache: string 
 }
 
 const CATALOGUE_FILES = ['messages.po', 'messages.mjs'] as const;
-/** How many sets of catalogues are kept (each about 5 MB; every edit of a source makes a new one). */
-const KEPT_CATALOGUES = 8;
 type CatalogueFile = (typeof CATALOGUE_FILES)[number];
+/** The code that makes the catalogues: this step, the PO helpers it runs, and the installed packages (Lingui among them). */
+const MAKERS = ['build/catalogues.ts', 'build/po-comments.ts', 'build/po.ts', 'package-lock.json'];
+/** How many outputs of Lingui are kept (the PO files of the 23 locales are about 4 MB; every edit of a source makes new ones). */
+const KEPT_CATALOGUES = 12;
 
-/**
- * Everything Lingui's output here depends on, as named parts of the key: this step's code and the
- * PO helpers it runs, the installed packages, Lingui's configuration, each locale's PO file, and
- * with `extract` every file under the folders it extracts from.
- */
-function* linguiInputs(locales: string[], extract: boolean): Generator<string | Uint8Array> {
-  yield `catalogues extract=${extract}`;
-  for (const f of ['build/catalogues.ts', 'build/po-comments.ts', 'build/po.ts', 'package-lock.json']) yield* [f, readFileSync(join(ROOT, f))];
-  yield JSON.stringify(LINGUI);
-  for (const l of locales) yield* [l, readFileSync(join(ROOT, 'locales', l, 'messages.po'))];
-  if (!extract) return;
+/** Every file under the folders Lingui extracts from, each as its path and its bytes, in path order. */
+function extractedSources(): Array<string | Uint8Array> {
   const roots = LINGUI.catalogs.flatMap((c) => (c as { include?: string[] }).include ?? []).map((i) => i.replace('<rootDir>', ROOT));
-  for (const r of roots)
-    for (const f of (readdirSync(r, { recursive: true, withFileTypes: true }) as Dirent[]).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name)).sort())
-      yield* [relative(ROOT, f), readFileSync(f)];
+  return roots.flatMap((r) =>
+    (readdirSync(r, { recursive: true, withFileTypes: true }) as Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => join(d.parentPath, d.name))
+      .sort()
+      .flatMap((f) => [relative(ROOT, f), readFileSync(f)]),
+  );
 }
 
-/** The catalogues kept under `file`, if it holds both files of every locale. */
-export function keptCatalogues(file: string, locales: string[]): Record<string, Record<CatalogueFile, string>> | undefined {
+/** What Lingui made for each locale, kept under `file`, if it holds a text for every locale. */
+export function keptCatalogues(file: string, locales: string[]): Record<string, string> | undefined {
   const bytes = readKept(file);
   try {
     const made = bytes && JSON.parse(bytes.toString('utf8'));
-    return locales.every((l) => CATALOGUE_FILES.every((f) => typeof made?.[l]?.[f] === 'string')) ? made : undefined;
+    return locales.every((l) => typeof made?.[l] === 'string') ? made : undefined;
   } catch {
     return undefined; // damaged: make them again
   }
