@@ -1,10 +1,11 @@
 // The compression step (build/compress.ts): zopfli's output, kept on disk by
 // content, is the same bytes as compressing afresh, and a kept file that is
-// damaged or stands for other bytes is never used.
+// damaged or stands for other bytes is never used; zopfli itself runs on worker threads.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { compressor } from '../../build/compress.ts';
@@ -41,6 +42,14 @@ test('a damaged kept file, or one that unpacks to other bytes, is compressed aga
   const healed = await compressor(cache)(files);
   for (const [name, gz] of fresh) assert.ok(healed.get(name)!.equals(gz), `${name}: the kept file was replaced`);
   assert.equal(readdirSync(cache).sort(), [one, two], 'nothing left aside');
+});
+
+test('zopfli runs on worker threads, never on the thread that builds', async () => {
+  const big = new Map([['big.js', Buffer.from(Array.from({ length: 4000 }, (_, i) => `export const v${i} = ${i * 7919};\n`).join(''))]]);
+  const gz = await compressor(false)(big);
+  assert.ok(gunzipSync(gz.get('big.js')!).equals(big.get('big.js')!));
+  const zopfli = createRequire(import.meta.url).resolve('@gfx/zopfli');
+  assert.not.ok(Object.keys(createRequire(import.meta.url).cache).includes(zopfli), '@gfx/zopfli was loaded on this thread');
 });
 
 test.run();
