@@ -9,6 +9,9 @@ import { kindOf, report } from '../../tools/cpu.ts';
 const ROOT = join(import.meta.dirname, '../..');
 const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'tools/cpu.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
 
+/** A second of CPU, counted by the process itself (user and system: each reading is a system call), so a busy machine only makes it take longer. */
+const BURN = 'const t = process.cpuUsage(); for (let u = process.cpuUsage(t); u.user + u.system < 1e6; u = process.cpuUsage(t));';
+
 test('kinds: Chromium by its process type, QEMU, Node, the other engines, else the program', () => {
   assert.is(kindOf('/usr/lib/chromium/chromium --type=renderer --lang=en'), 'chromium renderer');
   assert.is(kindOf('/usr/lib/chromium/chromium --no-sandbox --remote-debugging-pipe'), 'chromium browser');
@@ -30,9 +33,7 @@ test('the report: the total, the kinds by CPU time with their counts, then the p
 });
 
 test('a grandchild that burns a second of CPU is found under the command, and the command\'s exit status is kept', () => {
-  // The grandchild counts its own CPU time, not the clock's, so a busy machine only makes it take longer.
-  const burn = 'const t = process.cpuUsage(); while (process.cpuUsage(t).user < 1e6);';
-  const r = run(['--every', '50', '--', process.execPath, '-e', `require('child_process').execFileSync(process.execPath, ['-e', ${JSON.stringify(burn)}]); process.exit(3)`]);
+  const r = run(['--every', '50', '--', process.execPath, '-e', `require('child_process').execFileSync(process.execPath, ['-e', ${JSON.stringify(BURN)}]); process.exit(3)`]);
   assert.is(r.status, 3, r.stderr);
   const grandchild = /^ +(\d+\.\d) +\d+ \S*node -e const t = process\.cpuUsage/m.exec(r.stderr);
   assert.ok(grandchild, r.stderr);
@@ -41,9 +42,8 @@ test('a grandchild that burns a second of CPU is found under the command, and th
 });
 
 test('a process that execs another program is counted under the program it became (a launcher script that becomes Chromium)', () => {
-  const burn = 'const t = process.cpuUsage(); while (process.cpuUsage(t).user < 1e6);';
   // The shell is read first (it sleeps a few readings long), then becomes node through exec.
-  const r = run(['--every', '50', '--', '/bin/sh', '-c', `sleep 0.5; exec '${process.execPath}' -e '${burn}'`]);
+  const r = run(['--every', '50', '--', '/bin/sh', '-c', `sleep 0.5; exec '${process.execPath}' -e '${BURN}'`]);
   assert.is(r.status, 0, r.stderr);
   const line = /^ +(\d+\.\d) +\d+ \S*node -e const t = process\.cpuUsage/m.exec(r.stderr);
   assert.ok(line, `the exec'd program's own command line: ${r.stderr}`);
