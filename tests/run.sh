@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: typecheck (Preact's and React's types), build (size gate), then three lanes side by
+# `npm test`: typecheck (Preact's and React's types) beside the build (size gate), then three lanes side by
 # side: the unit tests (uvu), the console on real web servers, the tests tagged @smoke on a React 19
 # build through them over HTTPS (shared out among lighttpd, nginx and civetweb) and the same steps
 # in Firefox ESR and WebKitGTK;
@@ -115,12 +115,15 @@ playwright() {
   count_playwright
 }
 
-step "typecheck" "typecheck (Preact's and React's types)"
-npx tsc -p tsconfig.json && npx tsc -p tsconfig.react.json || { status=1; failed=$((failed + 1)); }
-
+# The typecheck beside the build: each check is one thread, and so is the build's first part (Lingui).
+step "typecheck and build" "typecheck (Preact's and React's types) beside the build (default brand, all locales; fails over the size budget)"
+typecheck_log=$(mktemp)
+(npx tsc -p tsconfig.json & preact=$!; npx tsc -p tsconfig.react.json; react=$?; wait $preact && [ $react = 0 ]) >"$typecheck_log" 2>&1 &
+typecheck_pid=$!
 brand="$(node -p "require('./brands/index.json').default")"
-step "build" "build (default brand, all locales; fails over the size budget)"
 npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
+if wait "$typecheck_pid"; then echo "typecheck: no errors"; else cat "$typecheck_log"; status=1; failed=$((failed + 1)); fi
+rm -f "$typecheck_log"
 
 # Three lanes side by side: the hardware-in-loop tests (they mostly wait: lines paced like a UART,
 # restarts, one browser per terminal) with the virtual board beside them; the browser tests (each
