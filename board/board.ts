@@ -1,5 +1,6 @@
 // Everything the virtual board boots from, built when missing: Debian's
-// kernel (from its package), the initramfs (board/initramfs.ts) and the
+// kernel (from its package; the ELF inside, which boots through PVH:
+// board/kernel.ts), the initramfs (board/initramfs.ts) and the
 // /data disk: an ext4 image made with `mkfs.ext4 -d` from a folder laid out
 // as a terminal's: the factory release in /data/www.d/factory, /data/www a
 // link to it, and the web server's files in /data/etc (the configuration
@@ -13,6 +14,7 @@ import { serverFiles } from '../build/servers.ts';
 import { TLS_FILES } from '../build/access.ts';
 import { loadConsoleProfile, type ConsoleProfile } from '../serial/console-profile.ts';
 import { BOARD_LAYOUT, buildInitramfs } from './initramfs.ts';
+import { bootableKernel } from './kernel.ts';
 import { CACHE, ROOT, boardPackages } from './packages.ts';
 
 export interface BoardFiles {
@@ -85,18 +87,19 @@ export function prepareBoard(o: PrepareOptions): BoardFiles {
   if (!existsSync(join(siteDir, 'manifest.json'))) throw new Error(`no build of brand ${o.brand} (npm run build -- --brand ${o.brand})`);
   mkdirSync(CACHE, { recursive: true });
   const pkgs = boardPackages(log);
-  const kernel = join(pkgs.kernelDir, 'boot', `vmlinuz-${pkgs.release}`);
-  if (!existsSync(kernel)) throw new Error(`${pkgs.kernelPkg} has no ${kernel}`);
+  const bzImage = join(pkgs.kernelDir, 'boot', `vmlinuz-${pkgs.release}`);
+  if (!existsSync(bzImage)) throw new Error(`${pkgs.kernelPkg} has no ${bzImage}`);
+  const kernel = bootableKernel(bzImage, join(pkgs.kernelDir, 'boot', `vmlinux-${pkgs.release}`), log);
 
   const key = createHash('sha256').update(JSON.stringify([pkgs.release, Object.keys(pkgs.dirs), profile.user, profile.password]));
   for (const f of SOURCES) key.update(readFileSync(f));
-  const initrd = join(CACHE, `initrd-${key.digest('hex').slice(0, 12)}.cpio.gz`);
+  const initrd = join(CACHE, `initrd-${key.digest('hex').slice(0, 12)}.cpio`);
   if (!existsSync(initrd)) {
     const started = Date.now();
     const built = buildInitramfs({ dirs: pkgs.dirs, kernelDir: pkgs.kernelDir, release: pkgs.release, user: profile.user, password: profile.password });
     writeFileSync(`${initrd}.part`, built.data);
     renameSync(`${initrd}.part`, initrd);
-    for (const f of readdirSync(CACHE)) if (/^initrd-.*\.cpio\.gz$/.test(f) && join(CACHE, f) !== initrd) rmSync(join(CACHE, f), { force: true });
+    for (const f of readdirSync(CACHE)) if (/^initrd-.*\.cpio(\.gz)?$/.test(f) && join(CACHE, f) !== initrd) rmSync(join(CACHE, f), { force: true });
     log(`board: initramfs ${initrd} (${(built.data.length / 1048576).toFixed(1)} MiB, ${built.files} entries, modules ${built.modules.join(' ')}) in ${Date.now() - started} ms`);
   }
 

@@ -1,7 +1,6 @@
 // A cpio archive in the "newc" format (SVR4, no CRC), the one the Linux
 // kernel unpacks as an initramfs: a 110-byte ASCII header per entry, its
 // name, its data, each padded to 4 bytes, and a TRAILER!!! entry at the end.
-import { gzipSync } from 'node:zlib';
 
 export type CpioEntry =
   | { path: string; kind: 'dir'; mode?: number }
@@ -64,6 +63,3 @@ export function cpio(entries: CpioEntry[]): Buffer {
   const all = Buffer.concat(out);
   return Buffer.concat([all, Buffer.alloc((512 - (all.length % 512)) % 512)]);
 }
-
-/** The gzipped archive, as -initrd takes it. */
-export const cpioGz = (entries: CpioEntry[]) => gzipSync(cpio(entries), { level: 6 });

@@ -11,12 +11,13 @@ export const CACHE = process.env.BOARD_CACHE ? resolve(process.env.BOARD_CACHE) 
 
 /** What the initramfs is made of (the kernel package is added by its version). */
 export const BOARD_PACKAGES = ['busybox-static', 'lrzsz', 'lighttpd', 'lighttpd-mod-openssl', 'lighttpd-modules-lua'] as const;
-/** Host tools the board needs (Debian packages): QEMU, mkfs.ext4, socat for the pty, openssl for the password hash and certificate. */
+/** Host tools the board needs (Debian packages): QEMU, mkfs.ext4, socat for the pty, openssl for the password hash and certificate, xz to unpack the kernel. */
 export const HOST_TOOLS: Array<{ bin: string; pkg: string }> = [
   { bin: '/usr/bin/qemu-system-x86_64', pkg: 'qemu-system-x86' },
   { bin: '/usr/sbin/mkfs.ext4', pkg: 'e2fsprogs' },
   { bin: '/usr/bin/socat', pkg: 'socat' },
   { bin: '/usr/bin/openssl', pkg: 'openssl' },
+  { bin: '/usr/bin/xz', pkg: 'xz-utils' },
 ];
 
 function run(cmd: string, args: string[], cwd?: string): string {

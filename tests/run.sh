@@ -40,10 +40,11 @@ command -v certutil >/dev/null || need+=(libnss3-tools)
 # labgrid recipe reads (hil/lab/labgrid-hil.sh; labgrid itself brings PyYAML).
 [ -x /usr/sbin/ser2net ] || need+=(ser2net)
 python3 -c 'import yaml' 2>/dev/null || need+=(python3-yaml)
-# The virtual board (tests/board): QEMU and mkfs.ext4 on the host; its kernel and the packages
+# The virtual board (tests/board): QEMU, mkfs.ext4 and xz (to unpack its kernel) on the host; its kernel and the packages
 # inside it are fetched with apt-get download and unpacked, never installed (board/packages.ts).
 [ -x /usr/bin/qemu-system-x86_64 ] || need+=(qemu-system-x86)
 command -v mkfs.ext4 >/dev/null || need+=(e2fsprogs)
+command -v xz >/dev/null || need+=(xz-utils)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing Debian packages: ${need[*]}"

@@ -139,6 +139,14 @@ test('the kernel is Debian\'s: uname -r is the release of the package linux-imag
   assert.is(tty.out.trim(), '/dev/ttyS0', 'the shell is on the UART');
 });
 
+test('the kernel was entered through its PVH note (board/kernel.ts): it made its own boot parameters, boot protocol 2.12, not the bzImage\'s', async () => {
+  assert.match(files.kernel, new RegExp(`/vmlinux-${files.release.replace(/\./g, '\\.')}$`), 'QEMU was given the ELF inside the bzImage');
+  // QEMU's bzImage loader hands over the image's own header (2.15 for Debian's 6.1); the PVH entry fills in 2.12.
+  const version = await serial.run('cat /sys/kernel/boot_params/version');
+  assert.is(version.status, 0, version.out);
+  assert.is(version.out.trim(), '0x020c', "the boot protocol the kernel was entered with (QEMU's bzImage loader: 0x020f)");
+});
+
 test('/data is the virtio disk, ext4, mounted read-write; /data/www links to the factory release', async () => {
   const mounts = await serial.run(`grep ' ${BOARD_LAYOUT.data} ' /proc/mounts`);
   assert.is(mounts.status, 0, mounts.out);
