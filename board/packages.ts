@@ -45,6 +45,28 @@ export function kernelPackage(): string {
 /** The kernel release (uname -r) of a linux-image-<release> package. */
 export const kernelRelease = (pkg: string) => pkg.replace(/^linux-image-/, '').replace(/-unsigned$/, '');
 
+const DEBS = join(CACHE, 'debs');
+/** The downloaded .deb of `pkg` in the cache, if there is one. */
+const debOf = (pkg: string) => (existsSync(DEBS) ? readdirSync(DEBS).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb')) : undefined);
+
+/** Downloads, in one apt-get run, those of `pkgs` that are neither unpacked nor downloaded yet. */
+export function download(pkgs: string[], log: (line: string) => void = () => undefined): void {
+  const missing = pkgs.filter((p) => !existsSync(join(CACHE, 'pkgs', p)) && !debOf(p));
+  if (!missing.length) return;
+  log(`board: apt-get download ${missing.join(' ')}`);
+  mkdirSync(DEBS, { recursive: true });
+  // apt drops to _apt for downloads; root's cache folder would make it warn, so it is run where _apt may write, then moved.
+  const tmp = join(DEBS, `.dl-${process.pid}`);
+  mkdirSync(tmp, { recursive: true });
+  try {
+    spawnSync('chmod', ['0777', tmp]);
+    run('apt-get', ['download', '-q', ...missing], tmp);
+    for (const f of readdirSync(tmp)) renameSync(join(tmp, f), join(DEBS, f));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 /**
  * The package unpacked in the cache: downloaded when its .deb is not there
  * yet, unpacked when its folder is not. Returns the folder (its /).
@@ -52,28 +74,13 @@ export const kernelRelease = (pkg: string) => pkg.replace(/^linux-image-/, '').r
 export function unpacked(pkg: string, log: (line: string) => void = () => undefined): string {
   const dir = join(CACHE, 'pkgs', pkg);
   if (existsSync(dir)) return dir;
-  const debs = join(CACHE, 'debs');
-  mkdirSync(debs, { recursive: true });
-  const find = () => readdirSync(debs).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
-  if (!find()) {
-    log(`board: apt-get download ${pkg}`);
-    // apt drops to _apt for downloads; root's cache folder would make it warn, so it is run where _apt may write, then moved.
-    const tmp = join(debs, `.dl-${process.pid}`);
-    mkdirSync(tmp, { recursive: true });
-    try {
-      spawnSync('chmod', ['0777', tmp]);
-      run('apt-get', ['download', '-q', pkg], tmp);
-      for (const f of readdirSync(tmp)) renameSync(join(tmp, f), join(debs, f));
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  }
-  const deb = find();
-  if (!deb) throw new Error(`apt-get download ${pkg} left no .deb in ${debs}`);
+  download([pkg], log);
+  const deb = debOf(pkg);
+  if (!deb) throw new Error(`apt-get download ${pkg} left no .deb in ${DEBS}`);
   const work = `${dir}.part-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  run('dpkg-deb', ['-x', join(debs, deb), work]);
+  run('dpkg-deb', ['-x', join(DEBS, deb), work]);
   renameSync(work, dir);
   return dir;
 }
@@ -81,6 +88,7 @@ export function unpacked(pkg: string, log: (line: string) => void = () => undefi
 /** Every package's folder, by name, and the kernel's. */
 export function boardPackages(log?: (line: string) => void): { dirs: Record<string, string>; kernelPkg: string; kernelDir: string; release: string } {
   const kernelPkg = kernelPackage();
+  download([...BOARD_PACKAGES, kernelPkg], log);
   const dirs: Record<string, string> = {};
   for (const p of BOARD_PACKAGES) dirs[p] = unpacked(p, log);
   const kernelDir = unpacked(kernelPkg, log);
