@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readArgs } from '../build/args.ts';
+import { PLAYWRIGHT_CLI } from './browser.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const USAGE = 'usage: npm run hil:merge -- FOLDER... [--out hil-merged]\n  FOLDER: blob zips (*.zip), or a report folder holding <terminal>/blob/*.zip';
@@ -77,10 +78,10 @@ export async function mergeBlobs(folders: string[], out: string, log: (l: string
     };
     // -c: the repo's config gives the merge one test folder, so blobs recorded in
     // checkouts at different paths (different runners) still merge.
-    const args = ['playwright', 'merge-reports', '-c', 'tests/browser/playwright.config.ts', '--reporter=html,junit', stage];
-    log(`merge: npx ${args.join(' ')} (${blobs.length} blob reports)`);
+    const args = ['merge-reports', '-c', 'tests/browser/playwright.config.ts', '--reporter=html,junit', stage];
+    log(`merge: playwright ${args.join(' ')} (${blobs.length} blob reports)`);
     const { code, output } = await new Promise<{ code: number; output: string }>((done, fail) => {
-      const child = spawn('npx', args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(PLAYWRIGHT_CLI, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c));
       child.stderr.on('data', (c: Buffer) => (output += c));

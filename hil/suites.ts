@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TerminalTarget, TestSummary } from './result.ts';
 import { readJunit } from './report.ts';
+import { PLAYWRIGHT_CLI } from './browser.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -30,10 +31,10 @@ export function runSuites(target: TerminalTarget, dir: string, extra: string[], 
     PLAYWRIGHT_BLOB_OUTPUT_DIR: join(dir, 'blob'),
     PLAYWRIGHT_BLOB_OUTPUT_NAME: blobName(target.name),
   };
-  const args = ['playwright', 'test', '-c', 'tests/browser/playwright.config.ts', '--reporter=list,junit,html,blob', '--output', join(dir, 'test-results'), ...extra];
-  log(`suites: npx ${args.join(' ')} (TERMINAL_URL=${target.url})`);
+  const args = ['test', '-c', 'tests/browser/playwright.config.ts', '--reporter=list,junit,html,blob', '--output', join(dir, 'test-results'), ...extra];
+  log(`suites: playwright ${args.join(' ')} (TERMINAL_URL=${target.url})`);
   return new Promise((resolvePromise, reject) => {
-    const child = spawn('npx', args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(PLAYWRIGHT_CLI, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     // Playwright ends its run on SIGINT and still writes its reports.
     const stop = () => child.kill('SIGINT');
     signal?.addEventListener('abort', stop, { once: true });

@@ -111,7 +111,7 @@ uvu() {
   count_uvu
 }
 playwright() {
-  npx playwright test -c tests/browser/playwright.config.ts "$@" 2>&1 | tee "$log"
+  node_modules/.bin/playwright test -c tests/browser/playwright.config.ts "$@" 2>&1 | tee "$log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
   count_playwright
 }
@@ -119,10 +119,10 @@ playwright() {
 # The typecheck beside the build: each check is one thread, and so is the build's first part (Lingui).
 step "typecheck and build" "typecheck (Preact's and React's types) beside the build (default brand, all locales; fails over the size budget)"
 typecheck_log=$(mktemp)
-(npx tsc -p tsconfig.json & preact=$!; npx tsc -p tsconfig.react.json; react=$?; wait $preact && [ $react = 0 ]) >"$typecheck_log" 2>&1 &
+(node_modules/.bin/tsc -p tsconfig.json & preact=$!; node_modules/.bin/tsc -p tsconfig.react.json; react=$?; wait $preact && [ $react = 0 ]) >"$typecheck_log" 2>&1 &
 typecheck_pid=$!
 brand="$(node -p "require('./brands/index.json').default")"
-npx tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
+node_modules/.bin/tsx build.ts --brand "$brand" || { status=1; failed=$((failed + 1)); }
 if wait "$typecheck_pid"; then echo "typecheck: no errors"; else cat "$typecheck_log"; status=1; failed=$((failed + 1)); fi
 rm -f "$typecheck_log"
 
@@ -168,7 +168,7 @@ browser_log=$(mktemp)
 browser_time=$(mktemp)
 (
   start=$SECONDS
-  npx playwright test -c tests/browser/playwright.config.ts --output test-results/browser >"$browser_log" 2>&1
+  node_modules/.bin/playwright test -c tests/browser/playwright.config.ts --output test-results/browser >"$browser_log" 2>&1
   rc=$?
   echo $((SECONDS - start)) >"$browser_time"
   exit $rc
@@ -213,7 +213,7 @@ uvu tests/servers '\.test\.ts$'
 # the virtual board's lighttpd (tests/board). Every @smoke test through every server, over HTTP and
 # HTTPS, on the Preact set: npm run test:embed; the whole suite on React 19: npm run test:react.
 step "React 19 through the servers" "the same source on React 19 (dist-react/$brand), through lighttpd, nginx and civetweb over HTTPS: the tests tagged @smoke"
-if npx tsx build.ts --react --brand "$brand" --no-extract --quiet; then
+if node_modules/.bin/tsx build.ts --react --brand "$brand" --no-extract --quiet; then
   shard=0
   for server in lighttpd nginx civetweb; do
     shard=$((shard + 1))
