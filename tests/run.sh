@@ -2,8 +2,9 @@
 # `npm test`: typecheck (Preact's and React's types) beside the build (size gate), then three lanes side by
 # side: the unit tests (uvu) and the tests tagged @smoke on a React 19 build through real web servers
 # over HTTPS (shared out among lighttpd, nginx and civetweb);
-# beside them the browser tests; beside those the hardware-in-loop tests and the virtual board, then
-# the console on the real web servers and the same steps in Firefox ESR and WebKitGTK.
+# beside them the browser tests; beside those the hardware-in-loop tests and the virtual board, and
+# after the first, beside the board, the console on the real web servers and the same steps in
+# Firefox ESR and WebKitGTK.
 # Installs the Debian packages the tests need when it can (root with apt),
 # otherwise stops with one line saying what to run. Ends with a table of each
 # step's wall-clock seconds and the line 'N passed, N failed'.
@@ -153,12 +154,11 @@ after_times=$(mktemp)
   HIL_LAB_GREP='(auth|layout|host|security|basic|users)\.spec\.ts.*@smoke|@lab' node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/hil '^(?!(ymodem|zmodem)\.test)[^/]+\.test\.ts$' >"$hil_log" 2>&1
   rc=$?
   wait "$transfer_pid" || rc=1
-  wait "$board_pid" || rc=1
-  echo $((SECONDS - start)) >"$hil_time"
-  # Then, nothing paced left in this lane, the console on real web servers (lighttpd and nginx with the
-  # generated configuration, civetweb with the C table, busybox httpd's limits) and the same steps as the
-  # tests tagged @smoke in Firefox ESR and WebKitGTK: they were in front, the longest lane once the board's
-  # boots got shorter (PVH: docs/HIL.md), and this one had about a minute and a half to spare.
+  # Then, beside the board and below it (nice 5, as the other lanes; the board's processes keep their
+  # niceness), the console on real web servers (lighttpd and nginx with the generated configuration,
+  # civetweb with the C table, busybox httpd's limits) and the same steps as the tests tagged @smoke in
+  # Firefox ESR and WebKitGTK: they were in front, the longest lane once the board's boots got shorter
+  # (PVH: docs/HIL.md), while this lane waited a few minutes on the board alone.
   renice -n 5 -p "$BASHPID" >/dev/null
   for part in servers engines; do
     part_start=$SECONDS
@@ -167,6 +167,8 @@ after_times=$(mktemp)
     node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js "tests/$part" '\.test\.ts$' >"$part_log" 2>&1 || rc=1
     echo "$part|$((SECONDS - part_start))" >>"$after_times"
   done
+  wait "$board_pid" || rc=1
+  echo $((SECONDS - start)) >"$hil_time"
   exit $rc
 ) &
 hil_pid=$!
@@ -245,7 +247,7 @@ count_playwright
 end_step
 times+=("  (browser tests, from their start beside the steps above)|$(cat "$browser_time")")
 
-step "hardware-in-loop tests: the rest after the other steps" "hardware-in-loop tests (YMODEM and ZMODEM with lrzsz over ptys, the simulated console, real bash and busybox shells, a --simulate loop, two lab shards running a part of the browser suite on their terminals, and beside them the virtual board; then the real web servers, Firefox and WebKit), run beside the steps above"
+step "hardware-in-loop tests: the rest after the other steps" "hardware-in-loop tests (YMODEM and ZMODEM with lrzsz over ptys, the simulated console, real bash and busybox shells, a --simulate loop, two lab shards running a part of the browser suite on their terminals, and beside them the virtual board; then, beside the board, the real web servers, Firefox and WebKit), run beside the steps above"
 wait "$hil_pid" || status=1
 cat "$hil_log"
 mv "$hil_log" "$log"
@@ -259,7 +261,7 @@ cat "$board_log"
 mv "$board_log" "$log"
 count_uvu
 echo
-echo "== the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits (tests/servers; in this lane, after the board)"
+echo "== the console on real web servers: lighttpd and nginx with the generated configuration, civetweb with the C table, busybox httpd's limits (tests/servers; in this lane, beside the board)"
 cat "$servers_log"
 mv "$servers_log" "$log"
 count_uvu
@@ -269,11 +271,11 @@ cat "$engines_log"
 mv "$engines_log" "$log"
 count_uvu
 end_step
-times+=("  (hardware-in-loop tests and the board, from their start beside the steps above)|$(cat "$hil_time")")
+times+=("  (hardware-in-loop tests, from their start beside the steps above)|$(cat "$hil_time")")
 while IFS='|' read -r part secs; do
   case $part in
-    servers) times+=("  (then the real web servers)|$secs") ;;
-    engines) times+=("  (then Firefox and WebKit)|$secs") ;;
+    servers) times+=("    (of which the real web servers, beside the board)|$secs") ;;
+    engines) times+=("    (of which Firefox and WebKit, beside the board)|$secs") ;;
   esac
 done <"$after_times"
 rm -f "$hil_time" "$browser_time" "$after_times" "$log"
