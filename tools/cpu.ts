@@ -12,14 +12,20 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { argsOrExit, readArgs } from '../build/args.ts';
 
-const USAGE = 'usage: npm run cpu -- [--every MS] [--top N] [--] COMMAND [ARG ...]\nRuns COMMAND and prints where its CPU time went, by kind of process and by the N processes (12) that took the most.';
+const USAGE = 'usage: npm run cpu -- [--every MS] [--top N] [--steps N] [--] COMMAND [ARG ...]\nRuns COMMAND and prints where its CPU time went, by kind of process, by the N processes (12) that took the most, and by the N steps (0) that did, each with what it started.';
 const USER_HZ = 100;
 
 export interface Sampled {
   pid: number;
+  /** The parent's pid at the first reading. */
+  ppid?: number;
   command: string;
   /** CPU seconds (user and system) at the last reading. */
   cpu: number;
+  /** Of those, the seconds spent in the kernel for it (system calls, page faults). */
+  system?: number;
+  /** Page faults (minor and major) at the last reading: a new process pays one for each page it touches first. */
+  faults?: number;
 }
 
 /** The kind a process is counted under: Chromium by its --type, QEMU, Node, the two other engines, else its program's name. */
@@ -56,14 +62,22 @@ export class Sampler {
   }
 
   read(): void {
-    const found: Array<{ pid: number; ppid: number; key: string; cpu: number; name: string }> = [];
+    const found: Array<{ pid: number; ppid: number; key: string; cpu: number; system: number; faults: number; name: string }> = [];
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
       try {
-        // ppid (field 4), utime (14), stime (15), starttime (22).
+        // ppid (field 4), minflt (10), majflt (12), utime (14), stime (15), starttime (22).
         const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
         const f = statFields(stat);
-        found.push({ pid: Number(name), ppid: Number(f[1]), key: `${name}:${f[19]}`, cpu: (Number(f[11]) + Number(f[12])) / USER_HZ, name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) });
+        found.push({
+          pid: Number(name),
+          ppid: Number(f[1]),
+          key: `${name}:${f[19]}`,
+          cpu: (Number(f[11]) + Number(f[12])) / USER_HZ,
+          system: Number(f[12]) / USER_HZ,
+          faults: Number(f[7]) + Number(f[9]),
+          name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+        });
       } catch {
         // A process that ended while it was read.
       }
@@ -72,9 +86,9 @@ export class Sampler {
     for (const p of found) {
       if (!this.inTree.has(p.pid)) continue;
       const known = this.seen.get(p.key);
-      if (!known) this.seen.set(p.key, { pid: p.pid, command: commandOf(p.pid), cpu: p.cpu, name: p.name });
+      if (!known) this.seen.set(p.key, { pid: p.pid, ppid: p.ppid, command: commandOf(p.pid), cpu: p.cpu, system: p.system, faults: p.faults, name: p.name });
       else {
-        known.cpu = p.cpu;
+        Object.assign(known, { cpu: p.cpu, system: p.system, faults: p.faults });
         // A process whose name changed has exec'd another program (a launcher script that becomes Chromium): its command is read again.
         if (known.name !== p.name) Object.assign(known, { name: p.name, command: commandOf(p.pid) });
       }
@@ -90,27 +104,76 @@ function commandOf(pid: number): string {
   }
 }
 
-/** The report: CPU by kind (seconds, processes), then the `top` processes that took the most. */
-export function report(processes: Sampled[], wallMs: number, top = 12): string {
+const SHELLS = new Set(['sh', 'bash', 'dash']);
+const isShell = (command: string) => SHELLS.has((command.split(' ')[0] ?? '').split('/').pop() ?? '');
+
+/**
+ * Each process's step: of the process and its ancestors, the outermost that is no shell and was started by
+ * one (a test suite's process, with the browsers, workers and virtual machines it started, even through a
+ * shell of their own), else the process itself. `npm test`'s steps are the commands tests/run.sh starts, so
+ * this says what each step costs with everything under it. A parent never read (it ended between two
+ * readings) ends the walk.
+ */
+export function stepsOf(processes: Sampled[]): Map<Sampled, Sampled> {
+  const byPid = new Map(processes.map((p) => [p.pid, p]));
+  const parent = (p: Sampled) => (p.ppid === undefined ? undefined : byPid.get(p.ppid));
+  const step = new Map<Sampled, Sampled>();
+  for (const p of processes) {
+    let top = p;
+    const walked = new Set<number>();
+    for (let at: Sampled | undefined = p; at && !walked.has(at.pid); at = parent(at)) {
+      walked.add(at.pid);
+      const up = parent(at);
+      if (up && isShell(up.command) && !isShell(at.command)) top = at;
+    }
+    step.set(p, top);
+  }
+  return step;
+}
+
+/**
+ * The report: CPU by kind (seconds, processes; of the seconds, those in the kernel, and the page faults),
+ * then the `top` processes that took the most.
+ */
+export function report(processes: Sampled[], wallMs: number, top = 12, steps = 0): string {
   const total = processes.reduce((s, p) => s + p.cpu, 0);
-  const kinds = new Map<string, { cpu: number; n: number }>();
+  const system = processes.reduce((s, p) => s + (p.system ?? 0), 0);
+  const kinds = new Map<string, { cpu: number; system: number; faults: number; n: number }>();
   for (const p of processes) {
     const kind = kindOf(p.command);
-    const k = kinds.get(kind) ?? { cpu: 0, n: 0 };
+    const k = kinds.get(kind) ?? { cpu: 0, system: 0, faults: 0, n: 0 };
     k.cpu += p.cpu;
+    k.system += p.system ?? 0;
+    k.faults += p.faults ?? 0;
     k.n += 1;
     kinds.set(kind, k);
   }
   const s = (x: number) => x.toFixed(1).padStart(8);
   const lines = [
-    `wall ${(wallMs / 1000).toFixed(1)} s; CPU ${total.toFixed(1)} s in ${processes.length} processes (${(total / (wallMs / 1000)).toFixed(2)} cores on average)`,
+    `wall ${(wallMs / 1000).toFixed(1)} s; CPU ${total.toFixed(1)} s in ${processes.length} processes (${(total / (wallMs / 1000)).toFixed(2)} cores on average), ${system.toFixed(1)} s of it in the kernel`,
     '',
-    'CPU s   processes  kind',
-    ...[...kinds].sort((a, b) => b[1].cpu - a[1].cpu).map(([k, v]) => `${s(v.cpu)} ${String(v.n).padStart(6)}     ${k}`),
+    'CPU s   processes  system s  faults (k)  kind',
+    ...[...kinds]
+      .sort((a, b) => b[1].cpu - a[1].cpu)
+      .map(([k, v]) => `${s(v.cpu)} ${String(v.n).padStart(6)}  ${s(v.system)} ${(v.faults / 1000).toFixed(0).padStart(11)}  ${k}`),
     '',
     'CPU s   process',
     ...[...processes].sort((a, b) => b.cpu - a.cpu).slice(0, top).map((p) => `${s(p.cpu)}  ${p.pid} ${p.command.slice(0, 110)}`),
   ];
+  if (steps > 0) {
+    const bySteps = new Map<Sampled, { cpu: number; n: number }>();
+    for (const [p, at] of stepsOf(processes)) {
+      const t = bySteps.get(at) ?? { cpu: 0, n: 0 };
+      t.cpu += p.cpu;
+      t.n += 1;
+      bySteps.set(at, t);
+    }
+    lines.push(
+      '',
+      'CPU s   processes  step (with everything it started)',
+      ...[...bySteps].sort((a, b) => b[1].cpu - a[1].cpu).slice(0, steps).map(([p, t]) => `${s(t.cpu)} ${String(t.n).padStart(6)}     ${p.pid} ${p.command.slice(0, 100)}`),
+    );
+  }
   return lines.join('\n');
 }
 
@@ -119,13 +182,15 @@ async function main(): Promise<number> {
   // The options come first; the command starts after `--`, or at the first word that is neither an
   // option nor --every's value (`npm run cpu -- npm test`).
   const dashes = argv.indexOf('--');
-  const first = argv.findIndex((a, i) => !a.startsWith('-') && argv[i - 1] !== '--every' && argv[i - 1] !== '--top');
+  const first = argv.findIndex((a, i) => !a.startsWith('-') && !['--every', '--top', '--steps'].includes(argv[i - 1]));
   const end = dashes >= 0 && (first < 0 || dashes < first) ? dashes : first < 0 ? argv.length : first;
-  const { values } = argsOrExit('cpu', 2, () => readArgs(argv.slice(0, end), { every: { type: 'string' }, top: { type: 'string' } }, USAGE));
+  const { values } = argsOrExit('cpu', 2, () => readArgs(argv.slice(0, end), { every: { type: 'string' }, top: { type: 'string' }, steps: { type: 'string' } }, USAGE));
   const command = argv.slice(end + (argv[end] === '--' ? 1 : 0));
   const every = Number(values.every ?? 500);
   const top = Number(values.top ?? 12);
-  const wrong = !command.length ? 'no command' : !(every >= 10) ? '--every takes milliseconds, 10 or more' : !(Number.isInteger(top) && top >= 0) ? '--top takes a count' : '';
+  const steps = Number(values.steps ?? 0);
+  const count = (n: number) => Number.isInteger(n) && n >= 0;
+  const wrong = !command.length ? 'no command' : !(every >= 10) ? '--every takes milliseconds, 10 or more' : !count(top) ? '--top takes a count' : !count(steps) ? '--steps takes a count' : '';
   if (wrong) {
     console.error(`cpu: ${wrong} (${USAGE.split('\n')[0]})`);
     return 2;
@@ -137,7 +202,7 @@ async function main(): Promise<number> {
   sampler.read();
   const status = await new Promise<number>((res) => child.on('exit', (code, signal) => res(code ?? (signal ? 128 : 1))));
   clearInterval(timer);
-  console.error(`\n== cpu: ${command.join(' ')}\n${report([...sampler.seen.values()], performance.now() - started, top)}`);
+  console.error(`\n== cpu: ${command.join(' ')}\n${report([...sampler.seen.values()], performance.now() - started, top, steps)}`);
   return status;
 }
 
