@@ -220,20 +220,17 @@ beside "$contract_pid" "$contract_log"
 beside "$bench_pid" "$bench_log"
 
 # Every served file, the serving rules and the configurations are proven through each server, over
-# HTTP and HTTPS, by tests/servers (in the harness's lane, after the board). The same source on React 19 then goes through them in the
-# browser over HTTPS, trusting a CA the run makes (hil/web/pki.ts): the tests tagged @smoke shared
-# out among the three (Playwright's --shard), so each of them passes on React 19 and over TLS once,
-# and each server carries a third of the flows. The Preact set in a browser behind a real server:
-# the virtual board's lighttpd (tests/board). Every @smoke test through every server, over HTTP and
-# HTTPS, on the Preact set: npm run test:embed; the whole suite on React 19: npm run test:react.
-step "React 19 through the servers" "the same source on React 19 (dist-react/$brand), through lighttpd, nginx and civetweb over HTTPS: the tests tagged @smoke"
+# HTTP and HTTPS, by tests/servers (in the harness's lane, beside the board). The same source on React 19 then goes through them in the
+# browser over HTTPS, trusting a CA the run makes (hil/web/pki.ts): the tests tagged @smoke in one run, each
+# through one of the three, picked by its file and title (FRONT_SERVER with the three: hil/web/servers.ts,
+# frontOf), so each of them passes on React 19 and over TLS once, and each server carries a share of the
+# flows. One run rather than one a server: a run's start (Playwright's runner, its workers, their browsers)
+# cost about 11 s of CPU (npm run cpu -- --steps: the three runs took 75 s for 16 tests). The Preact set in
+# a browser behind a real server: the virtual board's lighttpd (tests/board). Every @smoke test through every
+# server, over HTTP and HTTPS, on the Preact set: npm run test:embed; the whole suite on React 19: npm run test:react.
+step "React 19 through the servers" "the same source on React 19 (dist-react/$brand), through lighttpd, nginx and civetweb over HTTPS: the tests tagged @smoke, each through one of them"
 if node_modules/.bin/tsx build.ts --react --brand "$brand" --no-extract --quiet; then
-  shard=0
-  for server in lighttpd nginx civetweb; do
-    shard=$((shard + 1))
-    echo "-- React 19 through $server over HTTPS (the tests tagged @smoke, part $shard of 3)"
-    SITE_DIR="dist-react/$brand" FRONT_SERVER=$server FRONT_TLS=1 playwright --grep @smoke --shard "$shard/3" --output "test-results/react-$server"
-  done
+  SITE_DIR="dist-react/$brand" FRONT_SERVER=lighttpd,nginx,civetweb FRONT_TLS=1 playwright --grep @smoke --output test-results/react
 else
   status=1
   failed=$((failed + 1))

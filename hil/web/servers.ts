@@ -49,6 +49,20 @@ export const PACKAGES: Record<FrontKind, { pkg: string; present: () => boolean }
 
 export const isFrontKind = (s: string): s is FrontKind => (FRONT_KINDS as readonly string[]).includes(s);
 
+/**
+ * The server a browser test goes through, from FRONT_SERVER (tests/browser/fixtures.ts): none (the
+ * simulated terminal serves the console itself), one, or one of several given with commas, picked by a
+ * hash of the test's file and titles, so that one run shares the tests out among the servers and a test
+ * always goes through the same one. npm test runs the tests tagged @smoke on React 19 so, through all three.
+ */
+export function frontOf(setting: string, titlePath: readonly string[]): FrontKind | undefined {
+  const kinds = setting.split(',').map((k) => k.trim()).filter(Boolean);
+  const wrong = kinds.find((k) => !isFrontKind(k));
+  if (wrong !== undefined) throw new Error(`FRONT_SERVER=${setting}: ${wrong} is none of ${FRONT_KINDS.join(', ')} (one, or several with commas)`);
+  if (!kinds.length) return undefined;
+  return kinds[createHash('sha256').update(titlePath.join('\n')).digest().readUInt32BE(0) % kinds.length] as FrontKind;
+}
+
 
 /** A folder the unprivileged server may read (and, for its own state, write). */
 function ownDir(dir: string): void {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSimulator, type Simulator } from '../../simulator/server.ts';
 import { loadModel, type DeviceModel } from '../../simulator/model.ts';
-import { isFrontKind, startFront, type Front } from '../../hil/web/servers.ts';
+import { frontOf, startFront, type Front } from '../../hil/web/servers.ts';
 import { chromiumHome, extraCaFile } from '../../hil/web/pki.ts';
 import { signIn } from '../../hil/browser.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
@@ -60,7 +60,7 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
   profileName: ['default', { option: true }],
   profileOverrides: [{}, { option: true }],
   activated: [true, { option: true }],
-  terminal: async ({ profileName, profileOverrides, activated }, use) => {
+  terminal: async ({ profileName, profileOverrides, activated }, use, testInfo) => {
     if (process.env.TERMINAL_URL) {
       const url = process.env.TERMINAL_URL.replace(/\/+$/, '');
       await use({ url, restart: () => restartThroughApi(url) });
@@ -71,11 +71,13 @@ export const test = base.extend<Options & { terminal: Terminal; recordReplies: v
     const siteDir = process.env.SITE_DIR ?? join(ROOT, 'dist', BRAND);
     const profile = loadModel(profileName, profileOverrides);
     const sim = await startSimulator({ activated: activated ? TEST_ADMIN.password : undefined, siteDir, model: profile, storeFile });
-    // FRONT_SERVER=lighttpd|nginx|civetweb: the browser talks to that real web server, which hands /goform/ to the simulator.
-    const kind = process.env.FRONT_SERVER ?? '';
-    if (kind && !isFrontKind(kind)) throw new Error(`FRONT_SERVER=${kind}: use lighttpd, nginx or civetweb`);
+    // FRONT_SERVER=lighttpd|nginx|civetweb (or several): the browser talks to that real web server, which hands /goform/ to the simulator.
+    const kind = frontOf(process.env.FRONT_SERVER ?? '', testInfo.titlePath);
+    if (kind) testInfo.annotations.push({ type: 'web server', description: kind });
+    // Where several are named, the log says which one this test went through.
+    if (kind && (process.env.FRONT_SERVER ?? '').includes(',')) console.log(`${testInfo.titlePath.join(' › ')}: through ${kind}`);
     // It follows RestParam as firmware does: a name added through the API is written to its access file.
-    const front: Front | undefined = isFrontKind(kind) ? await startFront(kind, siteDir, new URL(sim.url).host, { follow: sim }) : undefined;
+    const front: Front | undefined = kind ? await startFront(kind, siteDir, new URL(sim.url).host, { follow: sim }) : undefined;
     const url = (FRONT_TLS ? front?.https : front?.url) ?? sim.url;
     const terminal: Terminal = { url, sim, restart: () => restartThroughApi(url) };
     await use(terminal);

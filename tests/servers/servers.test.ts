@@ -18,7 +18,7 @@ import { cacheControl, contentType, etagOf } from '../../build/serving.ts';
 import { raw } from '../support/raw-http.ts';
 import { openStream } from './stream.ts';
 import { KIND } from '../../simulator/events.ts';
-import { FRONT_KINDS, startFront, type Front, type FrontKind } from '../../hil/web/servers.ts';
+import { FRONT_KINDS, frontOf, startFront, type Front, type FrontKind } from '../../hil/web/servers.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -171,3 +171,18 @@ function serverSuite(kind: FrontKind): void {
 }
 
 for (const kind of FRONT_KINDS) serverSuite(kind);
+
+// FRONT_SERVER for the browser tests (tests/browser/fixtures.ts): several servers share one run's tests out.
+const choice = suite('FRONT_SERVER: the server a browser test goes through');
+choice('none, one, or one of several by the test\'s file and titles, the same one each time; a wrong name is refused', () => {
+  // Thirty tests of one file: the titles alone share them out.
+  const titles = Array.from({ length: 30 }, (_, i) => ['users.spec.ts', `test ${i}`]);
+  assert.is(frontOf('', titles[0]), undefined);
+  assert.ok(titles.every((t) => frontOf('nginx', t) === 'nginx'));
+  const all = FRONT_KINDS.join(',');
+  const picked = titles.map((t) => frontOf(all, t));
+  assert.equal(new Set(picked), new Set(FRONT_KINDS), 'the thirty go through each of the three');
+  assert.equal(titles.map((t) => frontOf(` ${FRONT_KINDS.join(' , ')} `, [...t])), picked, 'the same test, the same server');
+  assert.throws(() => frontOf('nginx,apache', titles[0]), /^FRONT_SERVER=nginx,apache: apache is none of lighttpd, nginx, civetweb \(one, or several with commas\)$/);
+});
+choice.run();
