@@ -5,7 +5,9 @@
 // with SIGKILL. The phase is found on ttyS0: each step of the harness is a
 // command line the board's shell echoes, so the cut follows the echo of the
 // phase's first command by a random share of how long that phase took in the
-// flash before. Then the board boots again on the same disk and is checked:
+// flash before; in the transfer, once the harness has sent a random share of
+// the image's bytes (its progress lines), so the first cut needs no flash to
+// time it when it is a transfer's. Then the board boots again on the same disk and is checked:
 //   - /data/www points at the release live before the flash (old) or at the
 //     one the flash made (new), and lighttpd serves every file of that
 //     release's manifest.json with the right bytes;
@@ -69,7 +71,7 @@ export interface Cut {
   n: number;
   phase: Phase;
   protocol: Protocol;
-  /** The share of the phase's length (in the flash before) the cut waited. */
+  /** The share of the phase's length (in the flash before) the cut waited; in the transfer, the share of the image's bytes sent. */
   share: number;
   placed: Placement;
   outcome: Outcome;
@@ -121,6 +123,8 @@ export class FlashWatch {
   private readonly t0 = Date.now();
   private readonly starts: Array<[Mark, string[]]>;
   onMark: (m: Mark) => void = () => undefined;
+  /** The harness's progress lines once the transfer has begun on ttyS0: bytes sent of the image's. */
+  onProgress: (sent: number, total: number) => void = () => undefined;
 
   constructor(profile: ConsoleProfile) {
     const c = (n: keyof ConsoleProfile['commands']) => commandStart(profile, n);
@@ -171,6 +175,9 @@ export class FlashWatch {
   /** A line the harness printed. */
   harness(line: string): void {
     if (/\] prune releases: (ok|FAILED)/.test(line)) this.mark('end');
+    // hil/progress.ts: "[terminal] ZMODEM [####....] 137216/258048 B  42.2 kB/s  ETA 0:02", a line every 2 s in a log.
+    const progress = / \[[#.]+\] (\d+)\/(\d+) B /.exec(line);
+    if (progress && this.at.has('transfer') && !this.at.has('checksum')) this.onProgress(Number(progress[1]), Number(progress[2]));
   }
 
   /** ms since the watch began. */
@@ -334,22 +341,30 @@ export async function runCuts(o: CutOptions): Promise<CutsResult> {
 
   try {
     let { c, ms: bootMs } = await boot();
-    log(`cuts: board up in ${(bootMs / 1000).toFixed(1)} s (${board!.accel.toUpperCase()}), fresh /data; a first flash to time the phases`);
     // Each cut's phase, share and protocol, from the seed alone (the flash before a cut uses the cut's protocol, so it times the same transfer).
     const plans = Array.from({ length: o.cuts }, (_, i) => ({
       phase: o.phases ? o.phases[i % o.phases.length] : PHASES[Math.floor(rand() * PHASES.length)],
       share: rand() * spread,
       protocol: protocols[Math.floor(rand() * protocols.length)],
     }));
-    let prev = await fullFlash(plans[0]?.protocol ?? 'zmodem');
-    if (!prev.ok) throw new Error(`the first flash of the fresh board failed: ${prev.why}`);
+    const timing = plans[0] && plans[0].phase !== 'transfer' ? 'a first flash to time the phases' : 'the first cut is in the transfer, aimed by its bytes: no flash before it';
+    log(`cuts: board up in ${(bootMs / 1000).toFixed(1)} s (${board!.accel.toUpperCase()}), fresh /data; ${timing}`);
+    // A cut in the transfer is aimed at a share of the image's bytes, read off the harness's progress lines, so
+    // it needs no flash before it to time it and comes inside the transfer however slow the line. A cut in another
+    // phase waits a share of that phase's length in the flash before: the first one needs a flash to time it.
+    let prev: Awaited<ReturnType<typeof fullFlash>> = { ok: true, why: '', lengths: {} };
+    if (plans[0] && plans[0].phase !== 'transfer') {
+      const first = await fullFlash(plans[0].protocol);
+      if (!first.ok) throw new Error(`the first flash of the fresh board failed: ${first.why}`);
+      prev = first;
+    }
     for (let n = 1; n <= o.cuts; n++) {
       const t0 = Date.now();
       const { phase, share, protocol } = plans[n - 1];
       const before = (await c.run(`readlink ${www}`)).out.trim();
       const previous = (await c.run(`readlink ${www}.previous`)).out.trim();
       const listed = new Set((await c.run(`ls -1 ${releases}`)).out.split('\n').map((s) => s.trim()).filter(Boolean));
-      const delay = Math.round(share * (prev.lengths[phase] ?? 0));
+      const delay = Math.round(share * (prev.lengths[phase] ?? 0)); // phases after the transfer
 
       // The flash, and the cut inside the phase.
       const f = flash(board!, profile, { profile: o.profile ?? 'board', brand, protocol, report: join(dir, 'report'), serial: (l) => (listener = l) });
@@ -357,7 +372,10 @@ export async function runCuts(o: CutOptions): Promise<CutsResult> {
       const placed = await new Promise<Placement>((resolve) => {
         let timer: NodeJS.Timeout | undefined;
         let phaseAt = 0;
+        let done = false;
         const cut = () => {
+          if (done) return;
+          done = true;
           clearTimeout(timer);
           const last = f.watch.last;
           resolve({ phase: last ?? 'before', seen: f.watch.seen, afterMs: f.watch.now() - phaseAt });
@@ -365,9 +383,10 @@ export async function runCuts(o: CutOptions): Promise<CutsResult> {
         f.watch.onMark = (m) => {
           if (m === phase) {
             phaseAt = f.watch.now();
-            timer = setTimeout(cut, delay);
+            if (phase !== 'transfer') timer = setTimeout(cut, delay);
           }
         };
+        if (phase === 'transfer') f.watch.onProgress = (sent, total) => sent >= share * total && cut();
         void f.done.then(cut);
       });
       await board!.powerCut();

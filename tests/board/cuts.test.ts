@@ -2,16 +2,17 @@
 // cut by a SIGKILL of QEMU inside one phase (the transfer, around the swap,
 // the pruning), then a boot on the same disk and the checks: lighttpd serves
 // a complete release, old or new; the factory release and the rollback
-// target are intact; the next flash passes. The 50-cut run is
+// target are intact; the next flash passes. The first cut, in the transfer,
+// is aimed by the bytes sent, so no flash comes before it. The 50-cut run is
 // `npm run test:board`.
 //   node --import tsx --import ./tests/support/register.mjs node_modules/uvu/bin.js tests/board '^cuts\.test\.ts$'
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ensureBuilt } from '../../build.ts';
-import { MARKS, compact, commandStart, runCuts, type CutsResult, type Mark } from '../../hil/power-cuts.ts';
+import { FlashWatch, MARKS, compact, commandStart, runCuts, type CutsResult, type Mark } from '../../hil/power-cuts.ts';
 import { prng } from '../../simulator/prng.ts';
 import { missingHostTools } from '../../board/packages.ts';
-import { loadConsoleProfile } from '../../serial/console-profile.ts';
+import { fill, loadConsoleProfile } from '../../serial/console-profile.ts';
 
 const test = suite('power cuts on the virtual board');
 let r: CutsResult;
@@ -28,6 +29,23 @@ test('the PRNG replays from its seed; command lines are found in an echo however
   assert.is(commandStart(p, 'readLink'), 'readlink');
   // busybox ash at the last column: a space and a backspace, or a CR and an escape sequence.
   assert.ok(compact('# mkdir -p /data/ww \bw.d/x && tar -xf /tmp/a\r\x1b[K -C y').includes('mkdir-p/data/www.d/x&&tar-xf/tmp/a-Cy'));
+});
+
+test('a transfer\'s cut is aimed by the harness\'s progress lines, heard only between the transfer\'s echo and the checksum\'s', () => {
+  const p = loadConsoleProfile('board');
+  const watch = new FlashWatch(p);
+  const heard: Array<[number, number]> = [];
+  watch.onProgress = (sent, total) => heard.push([sent, total]);
+  const line = (sent: number) => `[board] ZMODEM [######..................] ${sent}/258048 B  21.8 kB/s  ETA 0:08`;
+  watch.harness(line(0));
+  watch.serial(Buffer.from(`# ${fill(p.commands.receiveZmodem!, { tmp: '/tmp' }, p)}\r\n`));
+  assert.equal(watch.seen, ['transfer']);
+  watch.harness(line(65536));
+  watch.harness('[board] connect: ok');
+  watch.serial(Buffer.from(`# ${fill(p.commands.sha256!, { tmp: '/tmp', image: 'console.tar' }, p)}\r\n`));
+  watch.harness(line(258048));
+  assert.equal(watch.seen, ['transfer', 'checksum']);
+  assert.equal(heard, [[65536, 258048]]);
 });
 
 test.before(async () => {
@@ -50,12 +68,11 @@ test('three cuts, aimed at the transfer, the swap and the pruning: each comes on
   }
   assert.is(r.broken, 0, r.summary);
   const [transfer, swap, prune] = r.cuts;
-  // Cut in the transfer (before the checksum): nothing was unpacked, the old release serves.
-  if (transfer.placed.phase === 'transfer') {
-    assert.is(transfer.outcome, 'old');
-    assert.is(transfer.made, undefined);
-    assert.is(transfer.live, transfer.before);
-  }
+  // Cut in the transfer (aimed by the bytes sent, so inside it on any machine): nothing was unpacked, the old release serves.
+  assert.is(transfer.placed.phase, 'transfer', `the first cut came in ${transfer.placed.phase}`);
+  assert.is(transfer.outcome, 'old');
+  assert.is(transfer.made, undefined);
+  assert.is(transfer.live, transfer.before);
   // Around the swap or after it: the one or the other, whole.
   assert.ok(swap.outcome === 'old' || swap.outcome === 'new', swap.outcome);
   assert.ok(swap.made, 'the unpack had started');

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright';
-import { CHROMIUM, CHROMIUM_LAUNCH, UNUSED_FEATURES, chromiumLauncher } from '../../hil/browser.ts';
+import { CHROMIUM, CHROMIUM_LAUNCH, PLAYWRIGHT_CLI, UNUSED_FEATURES, chromiumLauncher } from '../../hil/browser.ts';
 import { growTree, statFields } from '../../tools/cpu.ts';
 
 const ROOT = process.getuid?.() === 0;
@@ -109,7 +109,7 @@ test('Chromium launched as the suites launch it opens a renderer for its pages o
 test("a failed browser test leaves a screenshot of its page in its output folder, a passed one none (the suites' fixture)", () => {
   const out = mkdtempSync(join(tmpdir(), 'failure-screenshot-'));
   try {
-    const r = spawnSync('npx', ['playwright', 'test', '-c', 'tests/browser/playwright.config.ts', 'checks/', '--output', out, '--reporter=list', '--workers=1'], {
+    const r = spawnSync(PLAYWRIGHT_CLI, ['test', '-c', 'tests/browser/playwright.config.ts', 'checks/', '--output', out, '--reporter=list', '--workers=1'], {
       cwd: resolve(import.meta.dirname, '../..'),
       env: { ...process.env, FAILURE_SCREENSHOT_CHECK: '1' },
       encoding: 'utf8',

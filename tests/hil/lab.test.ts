@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findBlobs } from '../../hil/merge.ts';
+import { PLAYWRIGHT_CLI } from '../../hil/browser.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TERMINALS = ['lab-a', 'lab-b'];
@@ -78,7 +79,7 @@ const sum = (suites: Suite[], k: 'tests' | 'failures' | 'errors' | 'skipped') =>
 
 /** Every browser test's title as the JUnit report writes it, from Playwright's own list. */
 function suiteTitles(): string[] {
-  const out = execFileSync('npx', ['playwright', 'test', '-c', 'tests/browser/playwright.config.ts', '--list', '--reporter=json', ...grepArgs], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = execFileSync(PLAYWRIGHT_CLI, ['test', '-c', 'tests/browser/playwright.config.ts', '--list', '--reporter=json', ...grepArgs], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
   type S = { title: string; specs?: { title: string }[]; suites?: S[] };
   const titles: string[] = [];
   const walk = (s: S, path: string[]) => {
