@@ -89,8 +89,10 @@ export class Sampler {
       if (!known) this.seen.set(p.key, { pid: p.pid, ppid: p.ppid, command: commandOf(p.pid), cpu: p.cpu, system: p.system, faults: p.faults, name: p.name });
       else {
         Object.assign(known, { cpu: p.cpu, system: p.system, faults: p.faults });
-        // A process whose name changed has exec'd another program (a launcher script that becomes Chromium): its command is read again.
-        if (known.name !== p.name) Object.assign(known, { name: p.name, command: commandOf(p.pid) });
+        // A process whose name changed has exec'd another program (a launcher script that becomes Chromium): its command is read
+        // again. So is one whose command line was empty or unreadable when first read: read in the middle of its exec (node
+        // starting node keeps its name), /proc gives none.
+        if (known.name !== p.name || !known.command || known.command === '?') Object.assign(known, { name: p.name, command: commandOf(p.pid) });
       }
     }
   }
@@ -177,24 +179,24 @@ export function report(processes: Sampled[], wallMs: number, top = 12, steps = 0
   return lines.join('\n');
 }
 
-async function main(): Promise<number> {
-  const argv = process.argv.slice(2);
-  // The options come first; the command starts after `--`, or at the first word that is neither an
-  // option nor --every's value (`npm run cpu -- npm test`).
+/** The command line: the options first, then the command (after `--`, or at the first word that is neither an option nor an option's value: `npm run cpu -- npm test`). Throws with one line when it does not fit. */
+export function readCommandLine(argv: string[]): { every: number; top: number; steps: number; command: string[] } {
   const dashes = argv.indexOf('--');
   const first = argv.findIndex((a, i) => !a.startsWith('-') && !['--every', '--top', '--steps'].includes(argv[i - 1]));
   const end = dashes >= 0 && (first < 0 || dashes < first) ? dashes : first < 0 ? argv.length : first;
-  const { values } = argsOrExit('cpu', 2, () => readArgs(argv.slice(0, end), { every: { type: 'string' }, top: { type: 'string' }, steps: { type: 'string' } }, USAGE));
+  const { values } = readArgs(argv.slice(0, end), { every: { type: 'string' }, top: { type: 'string' }, steps: { type: 'string' } }, USAGE);
   const command = argv.slice(end + (argv[end] === '--' ? 1 : 0));
   const every = Number(values.every ?? 500);
   const top = Number(values.top ?? 12);
   const steps = Number(values.steps ?? 0);
   const count = (n: number) => Number.isInteger(n) && n >= 0;
   const wrong = !command.length ? 'no command' : !(every >= 10) ? '--every takes milliseconds, 10 or more' : !count(top) ? '--top takes a count' : !count(steps) ? '--steps takes a count' : '';
-  if (wrong) {
-    console.error(`cpu: ${wrong} (${USAGE.split('\n')[0]})`);
-    return 2;
-  }
+  if (wrong) throw new Error(`${wrong} (${USAGE.split('\n')[0]})`);
+  return { every, top, steps, command };
+}
+
+async function main(): Promise<number> {
+  const { every, top, steps, command } = argsOrExit('cpu', 2, () => readCommandLine(process.argv.slice(2)));
   const started = performance.now();
   const child = spawn(command[0], command.slice(1), { stdio: 'inherit' });
   const sampler = new Sampler(child.pid!);

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { kindOf, report, stepsOf, type Sampled } from '../../tools/cpu.ts';
+import { kindOf, readCommandLine, report, stepsOf, type Sampled } from '../../tools/cpu.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'tools/cpu.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
@@ -97,23 +97,27 @@ test('a command line it cannot take: one line and status 2', () => {
   const r = run(['--bogus', '--', 'true']);
   assert.is(r.status, 2);
   assert.is(r.stderr.trim(), 'cpu: unknown option --bogus (use --every, --top, --steps, --help)');
-  assert.match(run(['--every', '5', '--', 'true']).stderr, /^cpu: --every takes milliseconds, 10 or more/);
-  assert.match(run([]).stderr, /^cpu: no command/);
-  assert.match(run(['--every', '100']).stderr, /^cpu: no command/);
-  assert.match(run(['--top', 'all', 'true']).stderr, /^cpu: --top takes a count/);
+  // The rest in this process: what the program says is what readCommandLine throws.
+  assert.throws(() => readCommandLine(['--every', '5', '--', 'true']), /^--every takes milliseconds, 10 or more/);
+  assert.throws(() => readCommandLine([]), /^no command/);
+  assert.throws(() => readCommandLine(['--every', '100']), /^no command/);
+  assert.throws(() => readCommandLine(['--top', 'all', 'true']), /^--top takes a count/);
+  assert.throws(() => readCommandLine(['--steps', '1.5', 'true']), /^--steps takes a count/);
 });
 
 test('the command may follow the options without --, as README writes it (npm run cpu -- npm test)', () => {
-  for (const args of [['true'], ['--every', '100', 'true'], ['--every=100', 'true', '--x'], ['--top', '3', 'true']]) {
-    const r = run(args);
-    assert.is(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, new RegExp(`== cpu: ${args.slice(args.indexOf('true')).join(' ')}\n`), args.join(' '));
-  }
+  const r = run(['--top', '3', 'true']);
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stderr, /== cpu: true\n/);
+  assert.equal(readCommandLine(['true']), { every: 500, top: 12, steps: 0, command: ['true'] });
+  assert.equal(readCommandLine(['--every', '100', 'true']).command, ['true']);
+  assert.equal(readCommandLine(['--every=100', 'true', '--x']), { every: 100, top: 12, steps: 0, command: ['true', '--x'] });
+  assert.equal(readCommandLine(['--steps', '4', '--', 'npm', 'test']), { every: 500, top: 12, steps: 4, command: ['npm', 'test'] });
+  // After the command's first word, every word is the command's own, options included.
+  assert.equal(readCommandLine(['false', '--every', '5']).command, ['false', '--every', '5']);
   // --top: how many processes are listed.
   const shells = ['--top', '2', '--every', '50', '--', '/bin/sh', '-c', 'sleep 1 & sleep 1 & sleep 1 & wait'];
   assert.is(run(shells).stderr.split('CPU s   process\n')[1].trim().split('\n').length, 2, 'four processes, two listed');
-  // After the command's first word, every word is the command's own, options included.
-  assert.is(run(['false', '--every', '5']).status, 1);
 });
 
 test.run();
