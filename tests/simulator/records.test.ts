@@ -107,15 +107,21 @@ async function device(options: { profile?: string; overrides?: ModelOverrides; d
 
 const err = (code: number, field?: string) => (field === undefined ? { retvalue: code, msg: `err.${code}` } : { retvalue: code, msg: `err.${code}`, field });
 const ctxOf = (d: Device) => ({ model: d.sim.model, store: d.sim.store }) as unknown as Context;
+/**
+ * A sheet's number of columns, read once a sheet: ExcelJS's columnCount walks every row each time it is read
+ * (on the 100,001 rows of the records' sheet, the checks below spent 5 s of CPU in it).
+ */
+const columnCounts = new WeakMap<ExcelJS.Worksheet, number>();
+const columnsOf = (ws: ExcelJS.Worksheet) => columnCounts.get(ws) ?? columnCounts.set(ws, ws.columnCount).get(ws)!;
 /** Every value of a sheet's row, as text (column 1 on). */
 const cells = (ws: ExcelJS.Worksheet, n: number) => {
   const row = ws.getRow(n);
-  return Array.from({ length: ws.columnCount }, (_, i) => row.getCell(i + 1).value);
+  return Array.from({ length: columnsOf(ws) }, (_, i) => row.getCell(i + 1).value);
 };
 /** Every cell of row n is a string cell in the Text format. */
 function textRow(ws: ExcelJS.Worksheet, n: number): void {
   const row = ws.getRow(n);
-  for (let c = 1; c <= ws.columnCount; c++) {
+  for (let c = 1; c <= columnsOf(ws); c++) {
     const cell = row.getCell(c);
     assert.is(cell.type, ExcelJS.ValueType.String, `row ${n} column ${c} (${String(cell.value)}) is a string cell`);
     assert.is(cell.numFmt, '@', `row ${n} column ${c} has the Text format`);
