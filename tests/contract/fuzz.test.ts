@@ -18,6 +18,7 @@ import { startSimulator } from '../../simulator/server.ts';
 import { loadModel } from '../../simulator/model.ts';
 import { surroundings } from '../../simulator/areas/network.ts';
 import { formatFailure, fuzzContract, seedFrom } from './fuzz/contract-fuzz.ts';
+import { jsonObject } from './fuzz/wire.ts';
 import { TEST_ADMIN } from '../../hil/admin.ts';
 
 /**
@@ -26,6 +27,12 @@ import { TEST_ADMIN } from '../../hil/admin.ts';
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
 const SEED = seedFrom(process.env.FUZZ_SEED);
+
+test('a text repeated on the wire is the JSON of the whole text: escapes, wide characters, surrogates, none', () => {
+  for (const [s, n] of [['x', 0], ['x', 3], ['字', 7], ['"\\\n\u0001', 3], ['\ud83d\ude00', 2], ['\ud800', 2], ['\udc00\ud800', 2]] as const) {
+    assert.is(jsonObject([['k', { $: 'text', s, n }]]).toString('latin1'), Buffer.from(`{"k":${JSON.stringify(s.repeat(n))}}`).toString('latin1'), `${JSON.stringify(s)} × ${n}`);
+  }
+});
 
 test('the contract fuzz: every call, malformed and valid inputs from its fields, against a simulated terminal', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'fuzz-'));
