@@ -22,8 +22,11 @@ const SETPRIV = '/usr/bin/setpriv';
  * process of its own, for every window it opens: every browser context of every test, though a headless
  * window never shows them. They cost more CPU than the console's own pages: 27 tests of the browser suite
  * (layout and users) took 84 s of CPU with them and 50 s without (`npm run cpu`; docs/DEVELOPING.md, "Tests").
+ * And the spare renderer: Chromium starts one ahead for the next page of the context last used, and a test's
+ * context ends with its one page, so each test started a renderer that never drew anything. 30 contexts with
+ * a page each took 16.5 s of the machine's CPU with it and 13.7 s without (mean of 3, /proc/stat).
  */
-export const UNUSED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+export const UNUSED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
 
 /**
  * The program the suites start as Chromium: a small script in the temporary folder (Playwright takes a

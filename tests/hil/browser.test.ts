@@ -91,7 +91,8 @@ test('Chromium launched as the suites launch it opens a renderer for its pages o
     // A zygote's child rewrites its command line as one string (no NUL between the arguments); the browser's is as started.
     const commands = treeOf(server.process().pid!).map((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0'));
     const renderers = commands.map((c) => c.join(' ')).filter((c) => c.includes('--type=renderer'));
-    assert.ok(renderers.length >= 2, `the pages' renderers were found (${renderers.length})`);
+    // One a page, and no spare one started ahead for the next page of the last context (a test's context has one page).
+    assert.is(renderers.length, 2, `a renderer for each of the two pages and no spare (${renderers.length})`);
     assert.equal(renderers.filter((c) => c.includes('--top-chrome-webui')).length, 0, "no renderer for the browser's own WebUI (the address bar's popups)");
     const main = commands.find((c) => /chrom/.test(c[0] ?? '') && !c.some((a) => a.includes('--type=')));
     assert.ok(main, 'the browser process');
