@@ -23,8 +23,9 @@ const SETPRIV = '/usr/bin/setpriv';
  * window never shows them. They cost more CPU than the console's own pages: 27 tests of the browser suite
  * (layout and users) took 84 s of CPU with them and 50 s without (`npm run cpu`; docs/DEVELOPING.md, "Tests").
  * And the spare renderer: Chromium starts one ahead for the next page of the context last used, and a test's
- * context ends with its one page, so each test started a renderer that never drew anything. 30 contexts with
- * a page each took 16.5 s of the machine's CPU with it and 13.7 s without (mean of 3, /proc/stat).
+ * context ends with its one page, so each test started a renderer that never drew anything. 30 contexts, each
+ * with a page and one navigation, took 15.7 s of the machine's CPU with it and 13.7 s without (4 runs each,
+ * alternating, /proc/stat): about 0.07 s a test, too little to see in a run of the suite (docs/DEVELOPING.md).
  */
 export const UNUSED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
 
