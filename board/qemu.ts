@@ -148,6 +148,16 @@ export function qemuArgs(o: { files: BoardFiles; accel: 'kvm' | 'tcg'; serialSoc
   ];
 }
 
+/**
+ * Why QEMU stopped, in one line: the last line it wrote under its own name ("qemu-system-x86_64: -m -1:
+ * Parameter 'size' expects…", "…: terminating on signal 15 from pid …"), which an explanation of several
+ * lines may follow; else its last line.
+ */
+export function lastWords(said: string): string {
+  const lines = said.trim().split('\n');
+  return [...lines].reverse().find((l) => /^qemu-system[^:\s]*: /.test(l)) ?? lines.at(-1) ?? '';
+}
+
 async function connectUnix(path: string, alive: () => boolean, timeoutMs = 10_000): Promise<Socket> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -220,9 +230,12 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
   try {
     serial = await connectUnix(serialSock, alive);
   } catch (e) {
+    const gone = !alive();
     qemu.kill('SIGKILL');
     await exited;
     rmSync(dir, { recursive: true, force: true });
+    // As before the login prompt below: QEMU's status and why it stopped on the first line.
+    if (gone) throw new Error(`QEMU exited (${qemu.exitCode ?? qemu.signalCode}) before its serial socket was up: ${lastWords(qemuErr)}\n${qemuErr.trim()}`);
     throw new Error(`${(e as Error).message}\n${qemuErr.trim()}`);
   }
   serial.on('error', () => undefined);
@@ -273,8 +286,7 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
         waiters.delete(w);
         clearTimeout(timer);
         // QEMU's last line (why it stopped) on the first line, which callers that keep one line show.
-        const said = qemuErr.trim().split('\n').pop() ?? '';
-        reject(new Error(`QEMU exited (${qemu.exitCode ?? qemu.signalCode}) before the login prompt: ${said}\n${qemuErr.trim()}\n${text.slice(-2000)}`));
+        reject(new Error(`QEMU exited (${qemu.exitCode ?? qemu.signalCode}) before the login prompt: ${lastWords(qemuErr)}\n${qemuErr.trim()}\n${text.slice(-2000)}`));
       });
     });
   // A hang guard, not a claim of speed: under TCG the boot takes about 10 s alone and took 60 to 90 s

@@ -10,14 +10,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { openTcpLink, type ByteLink } from '../../serial/link.ts';
 import type { BoardFiles } from '../../board/board.ts';
-import { forwardPort, type Board } from '../../board/qemu.ts';
+import { forwardPort, startBoard, type Board } from '../../board/qemu.ts';
 import { BOARD_LAYOUT } from '../../board/initramfs.ts';
 import { kernelPackage, kernelRelease } from '../../board/packages.ts';
 import { startBoardTerminal, type BoardTerminal } from '../../board/start.ts';
@@ -373,6 +373,33 @@ test('RestartMachine restarts the board as a terminal restarts (/etc/init.d/S70f
   assert.match(mounts.out, /^\/dev\/vda \/data ext4 rw/m);
   const probe = await serial.run(`cat ${BOARD_LAYOUT.data}/log/probe`);
   assert.is(probe.out.trim(), 'board', 'what was written to /data before the reboot is still there');
+});
+
+// What a caller keeping one line of an error shows (a power cut's report, npm run hil -- --board): QEMU's status and
+// why it stopped, in its own words. Each on a QEMU of its own, with the board's kernel and an empty disk of its own.
+test('QEMU stopped before its serial line was up: the first line of the error says why, as QEMU put it', async () => {
+  const e = await startBoard({ files, apiPort: 9, accel: 'tcg', memMiB: -1 }).then(async (b) => (await b.close(), null), (x: Error) => x);
+  assert.ok(e, 'the start is refused');
+  assert.match(e.message.split('\n')[0], /^QEMU exited \(1\) before its serial socket was up: qemu-system-x86_64: -m -1: Parameter 'size' /);
+});
+
+test('QEMU stopped before the login prompt: the first line of the error says so, with what stopped it', async () => {
+  const disk = join(dir, 'empty.img');
+  writeFileSync(disk, '');
+  const b = await startBoard({ files: { ...files, disk }, apiPort: 9, accel: 'tcg' });
+  try {
+    // QEMU takes SIGTERM as a shutdown (and says so) once its main loop runs: its serial socket is up before
+    // that, the guest's first words on ttyS0 after it (the empty disk's mount failing). A guard, not a time.
+    for (const end = Date.now() + 120_000; !b.output(); await new Promise((r) => setTimeout(r, 50))) {
+      if (Date.now() > end) throw new Error('the guest printed nothing on ttyS0 within 120 s');
+    }
+    b.qemu.kill('SIGTERM');
+    const e = await b.booted.then(() => null, (x: Error) => x);
+    assert.ok(e, 'no login prompt');
+    assert.match(e.message.split('\n')[0], new RegExp(`^QEMU exited \\(0\\) before the login prompt: qemu-system-x86_64: terminating on signal 15 from pid ${process.pid}\\b`));
+  } finally {
+    await b.close();
+  }
 });
 
 test('boot time: QEMU\'s start to the login prompt, printed above', () => {
